@@ -1,0 +1,89 @@
+# gpunice: GPU priority for Linux tasks.
+#
+# The kernel side is built from Debian's linux-source-6.12 with the project's
+# new files and patches applied, and tested in a QEMU guest. Run 'make help'.
+
+OUT	?= out
+override OUT := $(abspath $(OUT))
+KTAR	?= /usr/src/linux-source-6.12.tar.xz
+JOBS	?= $(shell nproc)
+ARCH_CC	?= gcc
+
+KDIR	:= $(OUT)/linux
+PRISTINE := $(OUT)/linux-pristine
+HDRS	:= $(OUT)/headers
+TESTBIN	:= $(OUT)/guest-bin
+KCONFIG	:= configs/gpuprio-test.config
+BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage
+INITRD	:= $(OUT)/initramfs.cpio.gz
+
+CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
+
+.PHONY: all deps kernel headers guest-bin initramfs check check-host \
+	check-guest checkpatch vm clean help
+
+all: kernel guest-bin
+
+help:
+	@echo 'Targets:'
+	@echo '  make check     build everything, run all tests (host and guest)'
+	@echo '  make kernel    build the patched test kernel ($(BZIMAGE))'
+	@echo '  make vm        boot the test kernel with a shell on the console'
+	@echo '  make clean     remove $(OUT)'
+	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
+
+deps:
+	@scripts/install-deps.sh
+
+# The tree is re-synced on every run; only changed files are rewritten.
+$(KDIR)/.gpunice-files: FORCE | deps
+	@scripts/sync-tree.sh $(KTAR) $(PRISTINE) $(KDIR)
+
+$(KDIR)/.config: $(KCONFIG) $(KDIR)/.gpunice-files
+	@echo "  CONFIG  tinyconfig + $(KCONFIG)"
+	@$(MAKE) -s -C $(KDIR) tinyconfig >/dev/null
+	@cd $(KDIR) && scripts/kconfig/merge_config.sh -m -Q .config \
+		$(CURDIR)/$(KCONFIG) >/dev/null
+	@$(MAKE) -s -C $(KDIR) olddefconfig >/dev/null
+	@scripts/check-config.sh $(KCONFIG) $(KDIR)/.config
+
+kernel: $(KDIR)/.config
+	@echo "  BUILD   kernel (incremental; a full build takes ~4 min)"
+	@$(MAKE) -s -C $(KDIR) -j$(JOBS) bzImage
+	@$(MAKE) -s -C $(KDIR) headers_install INSTALL_HDR_PATH=$(HDRS)
+
+headers: kernel
+
+# Static test programs for the guest, built against the patched headers.
+SELFTEST_DIR := tools/testing/selftests/gpuprio
+GUEST_PROGS := $(TESTBIN)/gpuprio_test
+
+$(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
+		-I$(KDIR)/tools/testing/selftests -o $@ $<
+
+guest-bin: $(GUEST_PROGS)
+
+initramfs: guest-bin
+	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest
+
+check-guest: kernel initramfs
+	@tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
+
+check-host:
+	@tests/run-host.sh $(OUT)/check
+
+check: deps
+	@rm -rf $(OUT)/check && mkdir -p $(OUT)/check
+	@$(MAKE) --no-print-directory check-host check-guest || true
+	@tests/summarize.sh $(OUT)/check
+
+vm: kernel initramfs
+	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm
+
+clean:
+	rm -rf $(OUT)
+
+FORCE:

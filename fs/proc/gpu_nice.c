@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/<pid>/gpu_nice and /proc/<pid>/task/<tid>/gpu_nice: the task's GPU
+ * priority in words, for people and shell scripts. Writes go through the
+ * same checks as gpuprio_set(2).
+ */
+
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/gpuprio.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* Longest accepted write: "best-effort -20" with room for white space. */
+#define GPU_NICE_MAX_WRITE	32
+
+static int gpu_nice_show(struct seq_file *m, void *v)
+{
+	struct task_struct *p;
+	u16 prio;
+	int err;
+
+	p = get_proc_task(m->private);
+	if (!p)
+		return -ESRCH;
+
+	err = security_task_getscheduler(p);
+	if (err)
+		goto out;
+
+	prio = task_gpuprio_raw(p);
+	switch (GPUPRIO_PRIO_CLASS(prio)) {
+	case GPUPRIO_CLASS_RT:
+		seq_printf(m, "realtime %u\n", GPUPRIO_PRIO_DATA(prio));
+		break;
+	case GPUPRIO_CLASS_BE:
+		seq_printf(m, "best-effort %d\n", GPUPRIO_TO_NICE(prio));
+		break;
+	case GPUPRIO_CLASS_IDLE:
+		seq_puts(m, "idle\n");
+		break;
+	default:
+		seq_printf(m, "none %d\n", task_nice(p));
+		break;
+	}
+out:
+	put_task_struct(p);
+	return err;
+}
+
+/* Parse "<nice>", "best-effort <nice>", "realtime <level>", "idle", "none". */
+static int gpu_nice_parse(char *buf, u16 *prio)
+{
+	char *word, *arg = strim(buf);
+	int n;
+
+	word = strsep(&arg, " \t");
+	if (arg)
+		arg = skip_spaces(arg);
+
+	if (!arg) {
+		if (!strcmp(word, "none")) {
+			*prio = GPUPRIO_DEFAULT;
+			return 0;
+		}
+		if (!strcmp(word, "idle")) {
+			*prio = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0);
+			return 0;
+		}
+		arg = word;
+		word = "best-effort";
+	}
+
+	if (kstrtoint(arg, 10, &n))
+		return -EINVAL;
+
+	if (!strcmp(word, "best-effort")) {
+		if (n < MIN_NICE || n > MAX_NICE)
+			return -EINVAL;
+		*prio = GPUPRIO_BE_NICE(n);
+		return 0;
+	}
+	if (!strcmp(word, "realtime")) {
+		if (n < 0 || n >= GPUPRIO_RT_LEVELS)
+			return -EINVAL;
+		*prio = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, n);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * The file is writable by all and checked in code, like timerslack_ns. A
+ * privileged program must not be tricked into writing it on someone else's
+ * behalf through an inherited descriptor, so the writer must hold the same
+ * credentials as the opener.
+ */
+static bool gpu_nice_same_writer(const struct cred *opener)
+{
+	const struct cred *cred = current_cred();
+
+	return uid_eq(opener->uid, cred->uid) &&
+	       uid_eq(opener->euid, cred->euid) &&
+	       opener->user_ns == cred->user_ns &&
+	       cap_issubset(cred->cap_effective, opener->cap_effective);
+}
+
+static ssize_t gpu_nice_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[GPU_NICE_MAX_WRITE + 1];
+	struct task_struct *p;
+	u16 prio;
+	int err;
+
+	if (!gpu_nice_same_writer(file->f_cred))
+		return -EPERM;
+	if (count > GPU_NICE_MAX_WRITE)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+
+	err = gpu_nice_parse(buf, &prio);
+	if (err)
+		return err;
+	err = gpuprio_check_value(prio);
+	if (err)
+		return err;
+
+	p = get_proc_task(file_inode(file));
+	if (!p)
+		return -ESRCH;
+	err = gpuprio_set_task(p, prio);
+	put_task_struct(p);
+
+	return err ? err : count;
+}
+
+static int gpu_nice_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, gpu_nice_show, inode);
+}
+
+const struct file_operations proc_pid_gpu_nice_operations = {
+	.open		= gpu_nice_open,
+	.read		= seq_read,
+	.write		= gpu_nice_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};

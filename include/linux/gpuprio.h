@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_GPUPRIO_H
+#define _LINUX_GPUPRIO_H
+
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <linux/types.h>
+#include <uapi/linux/gpuprio.h>
+
+/*
+ * Rank of an effective GPU priority on one scale, lower is more priority:
+ * realtime levels sit below nice -20, idle above nice 19.
+ */
+#define GPUPRIO_RANK_RT_BASE	(-GPUPRIO_BE_NICE_OFFSET - GPUPRIO_RT_LEVELS)
+#define GPUPRIO_RANK_IDLE	GPUPRIO_BE_LEVELS
+
+/* NONE means "follow the CPU nice": resolve it to best effort at @cpu_nice. */
+static inline u16 gpuprio_resolve(u16 prio, int cpu_nice)
+{
+	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_NONE)
+		return GPUPRIO_BE_NICE(cpu_nice);
+	return prio;
+}
+
+/* Rank of a resolved (never NONE) value, see GPUPRIO_RANK_RT_BASE. */
+static inline int gpuprio_rank(u16 prio)
+{
+	switch (GPUPRIO_PRIO_CLASS(prio)) {
+	case GPUPRIO_CLASS_RT:
+		return GPUPRIO_RANK_RT_BASE + GPUPRIO_PRIO_DATA(prio);
+	case GPUPRIO_CLASS_IDLE:
+		return GPUPRIO_RANK_IDLE;
+	default:
+		return GPUPRIO_TO_NICE(prio);
+	}
+}
+
+#ifdef CONFIG_GPUPRIO
+/*
+ * The value is a single u16 written with WRITE_ONCE(), so it can be read
+ * without locks from any context, including a driver's submission path.
+ */
+static inline u16 task_gpuprio_raw(const struct task_struct *p)
+{
+	return READ_ONCE(p->gpuprio);
+}
+
+/* Fork with SCHED_RESET_ON_FORK: keep no boost, as sched_fork() does. */
+static inline void gpuprio_reset_on_fork(struct task_struct *p)
+{
+	u16 prio = p->gpuprio;
+
+	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT ||
+	    (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_BE &&
+	     GPUPRIO_TO_NICE(prio) < 0))
+		p->gpuprio = GPUPRIO_DEFAULT;
+}
+
+int gpuprio_check_value(int prio);
+int gpuprio_set_task(struct task_struct *p, u16 prio);
+#else
+static inline u16 task_gpuprio_raw(const struct task_struct *p)
+{
+	return GPUPRIO_DEFAULT;
+}
+
+static inline void gpuprio_reset_on_fork(struct task_struct *p)
+{
+}
+#endif
+
+/* Effective value of @p: never NONE, which follows the task's CPU nice. */
+static inline u16 task_gpuprio(const struct task_struct *p)
+{
+	return gpuprio_resolve(task_gpuprio_raw(p), task_nice(p));
+}
+
+/*
+ * Effective GPU nice of @p for drivers that only know nice-like levels:
+ * realtime counts as the highest nice and idle as the lowest.
+ */
+static inline int task_gpu_nice(const struct task_struct *p)
+{
+	return clamp(gpuprio_rank(task_gpuprio(p)), MIN_NICE, MAX_NICE);
+}
+
+#endif /* _LINUX_GPUPRIO_H */

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-task GPU priority: gpuprio_set(2) and gpuprio_get(2).
+ *
+ * A task either has an explicit GPU priority (realtime, best effort with a
+ * GPU nice, or idle) or none, in which case the GPU follows its CPU nice.
+ * GPU drivers read the effective value when a context is created and at
+ * every submission, so a change applies to the task's next submission.
+ *
+ * The permission rules follow setpriority(2), with one difference: raising
+ * the GPU priority back up to the task's CPU nice is always allowed, so that
+ * a task lowered on the GPU (a background browser tab) can be restored
+ * without privilege. Only going above both the CPU nice and the current GPU
+ * priority needs CAP_SYS_NICE or RLIMIT_NICE.
+ */
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/gpuprio.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sched/user.h>
+#include <linux/security.h>
+#include <linux/syscalls.h>
+#include <linux/uidgid.h>
+
+/* Class-specific validation only: no capability is checked here. */
+static bool gpuprio_value_valid(int prio)
+{
+	unsigned int data;
+
+	if (prio & ~(GPUPRIO_CLASS_MASK << GPUPRIO_CLASS_SHIFT |
+		     GPUPRIO_PRIO_MASK))
+		return false;
+
+	data = GPUPRIO_PRIO_DATA(prio);
+	switch (GPUPRIO_PRIO_CLASS(prio)) {
+	case GPUPRIO_CLASS_NONE:
+	case GPUPRIO_CLASS_IDLE:
+		return data == 0;
+	case GPUPRIO_CLASS_RT:
+		return data < GPUPRIO_RT_LEVELS;
+	case GPUPRIO_CLASS_BE:
+		return data < GPUPRIO_BE_LEVELS;
+	default:
+		return false;
+	}
+}
+
+/**
+ * gpuprio_check_value - check a GPU priority before applying it to any task
+ * @prio: the encoded value
+ *
+ * Return: 0, -EINVAL for a malformed value, or -EPERM for realtime without
+ * CAP_SYS_NICE.
+ */
+int gpuprio_check_value(int prio)
+{
+	if (!gpuprio_value_valid(prio))
+		return -EINVAL;
+	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT &&
+	    !capable(CAP_SYS_NICE))
+		return -EPERM;
+	return 0;
+}
+
+/* As setpriority(2): the caller owns @p or has CAP_SYS_NICE over it. */
+static bool gpuprio_may_change(struct task_struct *p)
+{
+	const struct cred *cred = current_cred(), *pcred = __task_cred(p);
+
+	if (uid_eq(pcred->uid, cred->euid) || uid_eq(pcred->euid, cred->euid))
+		return true;
+	return ns_capable(pcred->user_ns, CAP_SYS_NICE);
+}
+
+/*
+ * A best-effort nice needs can_nice() only when it would give @p more GPU
+ * priority than both its CPU nice and its current GPU priority. NONE and
+ * idle never do.
+ */
+static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
+{
+	int nice;
+
+	if (GPUPRIO_PRIO_CLASS(prio) != GPUPRIO_CLASS_BE)
+		return false;
+
+	nice = GPUPRIO_TO_NICE(prio);
+	return nice < task_nice(p) && nice < gpuprio_rank(task_gpuprio(p));
+}
+
+/**
+ * gpuprio_set_task - set the GPU priority of one task
+ * @p: the task; the caller holds the RCU read lock or a reference
+ * @prio: a value that passed gpuprio_check_value()
+ *
+ * Return: 0 or a negative errno; on error @p is left unchanged.
+ */
+int gpuprio_set_task(struct task_struct *p, u16 prio)
+{
+	int nice, err;
+
+	rcu_read_lock();
+	if (!gpuprio_may_change(p)) {
+		rcu_read_unlock();
+		return -EPERM;
+	}
+	rcu_read_unlock();
+
+	nice = gpuprio_rank(gpuprio_resolve(prio, task_nice(p)));
+	nice = clamp(nice, MIN_NICE, MAX_NICE);
+	if (gpuprio_needs_can_nice(p, prio) && !can_nice(p, nice))
+		return -EACCES;
+
+	err = security_task_setnice(p, nice);
+	if (err)
+		return err;
+
+	WRITE_ONCE(p->gpuprio, prio);
+	return 0;
+}
+
+/*
+ * setpriority(2)'s rule for groups: go on past a task that fails, report
+ * success only if every matched task changed, else the last failure.
+ */
+static int gpuprio_set_one(struct task_struct *p, u16 prio, int error)
+{
+	int err = gpuprio_set_task(p, prio);
+
+	if (err)
+		return err;
+	return error == -ESRCH ? 0 : error;
+}
+
+SYSCALL_DEFINE3(gpuprio_set, int, which, int, who, int, prio)
+{
+	struct task_struct *g, *p;
+	struct user_struct *user;
+	struct pid *pgrp;
+	kuid_t uid;
+	int error;
+
+	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER)
+		return -EINVAL;
+	error = gpuprio_check_value(prio);
+	if (error)
+		return error;
+
+	error = -ESRCH;
+	rcu_read_lock();
+	switch (which) {
+	case GPUPRIO_WHO_PROCESS:
+		p = who ? find_task_by_vpid(who) : current;
+		if (p)
+			error = gpuprio_set_one(p, prio, error);
+		break;
+	case GPUPRIO_WHO_PGRP:
+		pgrp = who ? find_vpid(who) : task_pgrp(current);
+		read_lock(&tasklist_lock);
+		do_each_pid_thread(pgrp, PIDTYPE_PGID, p) {
+			error = gpuprio_set_one(p, prio, error);
+		} while_each_pid_thread(pgrp, PIDTYPE_PGID, p);
+		read_unlock(&tasklist_lock);
+		break;
+	case GPUPRIO_WHO_USER:
+		uid = who ? make_kuid(current_user_ns(), who) : current_uid();
+		if (!uid_valid(uid))
+			break;
+		/* No user_struct means no task of that user: skip the scan. */
+		user = find_user(uid);
+		if (!user)
+			break;
+		for_each_process_thread(g, p) {
+			if (uid_eq(task_uid(p), uid) && task_pid_vnr(p))
+				error = gpuprio_set_one(p, prio, error);
+		}
+		free_uid(user);
+		break;
+	}
+	rcu_read_unlock();
+	return error;
+}
+
+/* Effective value of @p, or a negative errno if the LSM hides it. */
+static int gpuprio_get_effective(struct task_struct *p)
+{
+	int err = security_task_getscheduler(p);
+
+	return err ? err : task_gpuprio(p);
+}
+
+/* The higher of two effective values, -ESRCH standing for "none yet". */
+static int gpuprio_best(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return gpuprio_rank(a) <= gpuprio_rank(b) ? a : b;
+}
+
+SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
+{
+	struct task_struct *g, *p;
+	struct user_struct *user;
+	struct pid *pgrp;
+	int ret = -ESRCH;
+	kuid_t uid;
+
+	rcu_read_lock();
+	switch (which) {
+	case GPUPRIO_WHO_PROCESS:
+		p = who ? find_task_by_vpid(who) : current;
+		if (!p)
+			break;
+		ret = security_task_getscheduler(p);
+		if (!ret)
+			ret = task_gpuprio_raw(p);
+		break;
+	case GPUPRIO_WHO_PGRP:
+		pgrp = who ? find_vpid(who) : task_pgrp(current);
+		read_lock(&tasklist_lock);
+		do_each_pid_thread(pgrp, PIDTYPE_PGID, p) {
+			ret = gpuprio_best(ret, gpuprio_get_effective(p));
+		} while_each_pid_thread(pgrp, PIDTYPE_PGID, p);
+		read_unlock(&tasklist_lock);
+		break;
+	case GPUPRIO_WHO_USER:
+		uid = who ? make_kuid(current_user_ns(), who) : current_uid();
+		if (!uid_valid(uid))
+			break;
+		user = find_user(uid);
+		if (!user)
+			break;
+		for_each_process_thread(g, p) {
+			if (uid_eq(task_uid(p), uid) && task_pid_vnr(p))
+				ret = gpuprio_best(ret,
+						   gpuprio_get_effective(p));
+		}
+		free_uid(user);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+#ifdef CONFIG_GPUPRIO_KUNIT_TEST
+#include "gpuprio_test.c"
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the GPU priority encoding, validation and ordering.
+ * Included from kernel/gpuprio.c to reach its static helpers.
+ */
+
+#include <kunit/test.h>
+
+static void gpuprio_test_encoding(struct kunit *test)
+{
+	int nice;
+
+	KUNIT_EXPECT_EQ(test, GPUPRIO_DEFAULT, 0);
+	KUNIT_EXPECT_EQ(test, GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 3),
+			(1 << 13) | 3);
+	KUNIT_EXPECT_EQ(test, GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0),
+			3 << 13);
+	KUNIT_EXPECT_EQ(test, GPUPRIO_BE_NICE(-20), 2 << 13);
+	KUNIT_EXPECT_EQ(test, GPUPRIO_BE_NICE(19), (2 << 13) | 39);
+
+	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
+		u16 prio = GPUPRIO_BE_NICE(nice);
+
+		KUNIT_EXPECT_EQ(test, GPUPRIO_PRIO_CLASS(prio),
+				GPUPRIO_CLASS_BE);
+		KUNIT_EXPECT_EQ(test, GPUPRIO_TO_NICE(prio), nice);
+	}
+}
+
+struct gpuprio_valid_case {
+	const char *name;
+	int prio;
+	bool valid;
+};
+
+static const struct gpuprio_valid_case gpuprio_valid_cases[] = {
+	{ "none", GPUPRIO_DEFAULT, true },
+	{ "none with data", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_NONE, 1), false },
+	{ "realtime 0", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), true },
+	{ "realtime 7", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 7), true },
+	{ "realtime 8", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 8), false },
+	{ "best-effort -20", GPUPRIO_BE_NICE(-20), true },
+	{ "best-effort 19", GPUPRIO_BE_NICE(19), true },
+	{ "best-effort 20", GPUPRIO_BE_NICE(20), false },
+	{ "best-effort data max", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_BE,
+						     GPUPRIO_PRIO_MASK), false },
+	{ "idle", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), true },
+	{ "idle with data", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 1), false },
+	{ "class 4", GPUPRIO_PRIO_VALUE(4, 0), false },
+	{ "class 7", GPUPRIO_PRIO_VALUE(7, 0), false },
+	{ "bit 16", 1 << 16, false },
+	{ "bit 16 over none", (1 << 16) | GPUPRIO_DEFAULT, false },
+	{ "negative", -1, false },
+	{ "int min", INT_MIN, false },
+};
+
+static void gpuprio_valid_case_desc(const struct gpuprio_valid_case *c,
+				    char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gpuprio_valid, gpuprio_valid_cases, gpuprio_valid_case_desc);
+
+static void gpuprio_test_validation(struct kunit *test)
+{
+	const struct gpuprio_valid_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, gpuprio_value_valid(c->prio), c->valid);
+	KUNIT_EXPECT_EQ(test, gpuprio_check_value(c->prio),
+			c->valid ? 0 : -EINVAL);
+}
+
+static void gpuprio_test_ordering(struct kunit *test)
+{
+	static const u16 descending[] = {
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0),
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 7),
+		GPUPRIO_BE_NICE(-20),
+		GPUPRIO_BE_NICE(0),
+		GPUPRIO_BE_NICE(19),
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0),
+	};
+	int i;
+
+	for (i = 1; i < ARRAY_SIZE(descending); i++) {
+		u16 hi = descending[i - 1], lo = descending[i];
+
+		KUNIT_EXPECT_LT(test, gpuprio_rank(hi), gpuprio_rank(lo));
+		KUNIT_EXPECT_EQ(test, gpuprio_best(hi, lo), hi);
+		KUNIT_EXPECT_EQ(test, gpuprio_best(lo, hi), hi);
+	}
+	KUNIT_EXPECT_EQ(test, gpuprio_best(-ESRCH, GPUPRIO_BE_NICE(3)),
+			GPUPRIO_BE_NICE(3));
+	KUNIT_EXPECT_EQ(test, gpuprio_best(GPUPRIO_BE_NICE(3), -ESRCH),
+			GPUPRIO_BE_NICE(3));
+}
+
+static void gpuprio_test_resolve(struct kunit *test)
+{
+	u16 rt = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 2);
+	u16 idle = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0);
+
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_DEFAULT, 5),
+			GPUPRIO_BE_NICE(5));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_DEFAULT, -20),
+			GPUPRIO_BE_NICE(-20));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_BE_NICE(7), -3),
+			GPUPRIO_BE_NICE(7));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve(rt, 0), rt);
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve(idle, 0), idle);
+}
+
+static void gpuprio_test_reset_on_fork(struct kunit *test)
+{
+	static const struct {
+		u16 before, after;
+	} cases[] = {
+		{ GPUPRIO_DEFAULT, GPUPRIO_DEFAULT },
+		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), GPUPRIO_DEFAULT },
+		{ GPUPRIO_BE_NICE(-1), GPUPRIO_DEFAULT },
+		{ GPUPRIO_BE_NICE(0), GPUPRIO_BE_NICE(0) },
+		{ GPUPRIO_BE_NICE(12), GPUPRIO_BE_NICE(12) },
+		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0),
+		  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0) },
+	};
+	struct task_struct *p;
+	int i;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		p->gpuprio = cases[i].before;
+		gpuprio_reset_on_fork(p);
+		KUNIT_EXPECT_EQ(test, p->gpuprio, cases[i].after);
+	}
+}
+
+static struct kunit_case gpuprio_test_cases[] = {
+	KUNIT_CASE(gpuprio_test_encoding),
+	KUNIT_CASE_PARAM(gpuprio_test_validation, gpuprio_valid_gen_params),
+	KUNIT_CASE(gpuprio_test_ordering),
+	KUNIT_CASE(gpuprio_test_resolve),
+	KUNIT_CASE(gpuprio_test_reset_on_fork),
+	{}
+};
+
+static struct kunit_suite gpuprio_test_suite = {
+	.name = "gpuprio",
+	.test_cases = gpuprio_test_cases,
+};
+
+kunit_test_suite(gpuprio_test_suite);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Bring a kernel tree up to date with the project: pristine 6.12 source, the
+# project's new files copied in, the patch series applied. Only files whose
+# content changed are touched, so the kernel build stays incremental.
+#
+# usage: sync-tree.sh <linux-source tarball> <pristine dir> <tree dir>
+set -eu
+
+tarball=$1 pristine=$2 tree=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# Folders of the repository that hold new files at their kernel paths.
+kernel_dirs="kernel include fs drivers tools/testing/selftests/gpuprio"
+
+unpack() {
+	[ -f "$1/.unpacked" ] && return 0
+	echo "  UNPACK  $tarball -> $1"
+	rm -rf "$1"
+	mkdir -p "$1"
+	tar -xf "$tarball" -C "$1" --strip-components=1
+	touch "$1/.unpacked"
+}
+
+unpack "$pristine"
+unpack "$tree"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+for d in $kernel_dirs; do
+	[ -d "$repo/$d" ] || continue
+	mkdir -p "$stage/$(dirname "$d")"
+	cp -R "$repo/$d" "$stage/$d"
+done
+
+# Patched files start from their pristine copy.
+while read -r p; do
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$repo/patches/$p"); do
+		[ -e "$stage/$f" ] && continue
+		mkdir -p "$stage/$(dirname "$f")"
+		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$stage/$f"
+	done
+done < "$repo/patches/series"
+
+while read -r p; do
+	patch -p1 -s -N --no-backup-if-mismatch -d "$stage" \
+		< "$repo/patches/$p" || {
+		echo "sync-tree: patch $p does not apply" >&2
+		exit 1
+	}
+done < "$repo/patches/series"
+
+(cd "$stage" && find . -type f | sed 's|^\./||' | sort) > "$stage.list"
+trap 'rm -rf "$stage" "$stage.list"' EXIT
+
+changed=0
+while read -r f; do
+	if ! cmp -s "$stage/$f" "$tree/$f"; then
+		mkdir -p "$tree/$(dirname "$f")"
+		cp "$stage/$f" "$tree/$f"
+		changed=$((changed + 1))
+	fi
+done < "$stage.list"
+
+# Files the project no longer adds or patches go back to pristine.
+if [ -f "$tree/.gpunice-files" ]; then
+	comm -23 "$tree/.gpunice-files" "$stage.list" | while read -r f; do
+		if [ -e "$pristine/$f" ]; then
+			cp "$pristine/$f" "$tree/$f"
+		else
+			rm -f "$tree/$f"
+		fi
+	done
+fi
+cp "$stage.list" "$tree/.gpunice-files"
+echo "  SYNC    $tree: $changed file(s) updated"

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gpunice - show or change the GPU priority of processes, or run a command
+ * with a given GPU priority
+ *
+ * It follows ionice(1) and renice(1) of util-linux: the same option letters
+ * where they mean the same thing, the same messages and exit codes.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "gpuprio.h"
+
+#ifndef GPUNICE_VERSION
+# define GPUNICE_VERSION "0.1"
+#endif
+
+/* Exit codes of a command that could not be run, as env(1) and ionice(1). */
+#define EXIT_EXEC_FAILED	126
+#define EXIT_EXEC_ENOENT	127
+
+/* A command given neither -n nor -c runs at nice 10, as nice(1) does. */
+#define DEFAULT_BE_NICE		10
+/* -c realtime without -n: the middle level, as ionice(1) chooses. */
+#define DEFAULT_RT_LEVEL	4
+
+#define NICE_MIN		(-GPUPRIO_BE_NICE_OFFSET)
+#define NICE_MAX		(GPUPRIO_BE_LEVELS - GPUPRIO_BE_NICE_OFFSET - 1)
+#define LEVEL_MAX		(GPUPRIO_RT_LEVELS - 1)
+
+/* Large enough for any line describe() writes. */
+#define DESC_LEN		64
+
+enum target_kind {
+	TARGET_SELF,		/* no -p, -g or -u */
+	TARGET_PID,
+	TARGET_TID,		/* -p with --thread */
+	TARGET_PGRP,
+	TARGET_USER,
+};
+
+static const struct kind_info {
+	int which;		/* GPUPRIO_WHO_* */
+	int prio_which;		/* PRIO_* for getpriority(2), for CPU nice */
+	const char *name;	/* as renice(1) names targets */
+} kinds[] = {
+	[TARGET_SELF] = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, "process ID" },
+	[TARGET_PID]  = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, "process ID" },
+	[TARGET_TID]  = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, "thread ID" },
+	[TARGET_PGRP] = { GPUPRIO_WHO_PGRP, PRIO_PGRP, "process group ID" },
+	[TARGET_USER] = { GPUPRIO_WHO_USER, PRIO_USER, "user ID" },
+};
+
+static const char *const class_names[] = {
+	[GPUPRIO_CLASS_NONE] = "none",
+	[GPUPRIO_CLASS_RT] = "realtime",
+	[GPUPRIO_CLASS_BE] = "best-effort",
+	[GPUPRIO_CLASS_IDLE] = "idle",
+};
+
+struct gpunice_ctl {
+	int class;		/* GPUPRIO_CLASS_*, or -1 without -c */
+	const char *nice_arg;	/* -n as given, or NULL */
+	enum target_kind kind;
+	const char **ids;	/* targets as given on the command line */
+	int nids;
+	int *who;		/* the same, resolved to numbers */
+	unsigned int thread_only:1,
+		     ignore:1;
+};
+
+/*
+ * Output may go to a file or pipe: a write error must not pass unnoticed
+ * (util-linux's close_stdout() does the same). A closed pipe is the
+ * reader's choice, not our failure.
+ */
+static void close_stdout(void)
+{
+	int failed = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout))
+		failed = 1;
+	if (!failed || errno == EPIPE)
+		return;
+	if (errno)
+		warn("write error");
+	else
+		warnx("write error");
+	_exit(EXIT_FAILURE);
+}
+
+static void __attribute__((__noreturn__)) usage(void)
+{
+	const char *name = program_invocation_short_name;
+
+	printf("\nUsage:\n");
+	printf(" %s [options] [<command> [<argument>...]]\n", name);
+	printf(" %s [options] -p <pid>...\n", name);
+	printf(" %s [options] -g <pgid>...\n", name);
+	printf(" %s [options] -u <user>...\n", name);
+
+	printf("\nShow or change the GPU priority of processes, or run a "
+	       "command with a given\nGPU priority.\n");
+
+	printf("\nOptions:\n");
+	printf(" -c, --class <class>   none, realtime, best-effort or idle "
+	       "(or 0 to 3)\n");
+	printf(" -n, --nice <num>      best-effort GPU nice, -20 (highest) "
+	       "to 19, or realtime\n"
+	       "                         level, 0 (highest) to 7; absolute, "
+	       "not an increment\n"
+	       "                         as in nice(1)\n");
+	printf(" -p, --pid <pid>...    act on these processes, all their "
+	       "threads\n");
+	printf("     --thread          with --pid, act on the given thread "
+	       "IDs only\n");
+	printf(" -g, --pgrp <pgid>...  act on these process groups\n");
+	printf(" -u, --user <user>...  act on the processes of these users "
+	       "(names or IDs)\n");
+	printf(" -t, --ignore          ignore failures to set the GPU "
+	       "priority\n");
+	printf("\n");
+	printf(" -h, --help            display this help\n");
+	printf(" -V, --version         display version\n");
+
+	printf("\nA command given neither --class nor --nice runs at "
+	       "best-effort nice %d.\n", DEFAULT_BE_NICE);
+	printf("Without a command or target, show the GPU priority of %s "
+	       "itself.\n", name);
+
+	printf("\nFor more details see gpunice(1).\n");
+	exit(EXIT_SUCCESS);
+}
+
+static void __attribute__((__noreturn__)) print_version(void)
+{
+	printf("%s from gpunice %s\n", program_invocation_short_name,
+	       GPUNICE_VERSION);
+	exit(EXIT_SUCCESS);
+}
+
+static void __attribute__((__noreturn__)) errtryhelp(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n",
+		program_invocation_short_name);
+	exit(EXIT_FAILURE);
+}
+
+/* A command line mistake: say what it is, point at --help, exit 1. */
+static void __attribute__((__noreturn__, __format__(__printf__, 1, 2)))
+bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	errtryhelp();
+}
+
+/* Parse a whole decimal number within [min, max]; 0 on success. */
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_class(const char *s)
+{
+	long n;
+	int i;
+
+	if (parse_long(s, 0, GPUPRIO_CLASS_IDLE, &n) == 0)
+		return (int)n;
+	for (i = 0; i <= GPUPRIO_CLASS_IDLE; i++)
+		if (!strcasecmp(s, class_names[i]))
+			return i;
+	return -1;
+}
+
+#ifdef GPUNICE_NO_NSS
+/*
+ * Static glibc reaches NSS modules through dlopen(), which a static binary
+ * in a minimal system (the test initramfs) cannot do, and the linker warns
+ * about it: read /etc/passwd directly instead.
+ */
+static int lookup_user(const char *name, uid_t *uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while ((pw = fgetpwent(f))) {
+		if (!strcmp(pw->pw_name, name)) {
+			*uid = pw->pw_uid;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+#else
+static int lookup_user(const char *name, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(name);
+
+	if (!pw)
+		return -1;
+	*uid = pw->pw_uid;
+	return 0;
+}
+#endif
+
+/* User names first, then numbers, as renice(1) resolves them. */
+static int resolve_user(const char *s)
+{
+	uid_t uid;
+	long n;
+
+	if (lookup_user(s, &uid) == 0)
+		return (int)uid;
+	if (parse_long(s, 0, INT_MAX, &n))
+		errx(EXIT_FAILURE, "unknown user: '%s'", s);
+	return (int)n;
+}
+
+static int resolve_id(enum target_kind kind, const char *s)
+{
+	long id;
+	int uid;
+
+	if (kind != TARGET_USER) {
+		/* 0 would mean the caller itself to the kernel: refuse it. */
+		if (parse_long(s, 1, INT_MAX, &id))
+			bad_usage("invalid %s argument: '%s'",
+				  kind == TARGET_PGRP ? "PGID" :
+				  kind == TARGET_TID ? "TID" : "PID", s);
+		return (int)id;
+	}
+
+	uid = resolve_user(s);
+	/*
+	 * The kernel reads user ID 0 as "the caller's real user ID", as
+	 * setpriority(2) does, so only root itself can name root.
+	 */
+	if (uid == 0 && getuid() != 0)
+		errx(EXIT_FAILURE, "cannot act on user ID 0 unless run by it: "
+		     "the kernel reads 0 as the caller's own user ID");
+	return uid;
+}
+
+/* Turn -c and -n into a priority value, or -1 when there is none to set. */
+static int build_prio(const struct gpunice_ctl *ctl, int have_command)
+{
+	int class = ctl->class;
+	long n;
+
+	if (class < 0) {
+		if (!ctl->nice_arg && !have_command)
+			return -1;	/* show */
+		class = GPUPRIO_CLASS_BE;
+	}
+
+	switch (class) {
+	case GPUPRIO_CLASS_BE:
+		if (!ctl->nice_arg)
+			return GPUPRIO_BE_NICE(DEFAULT_BE_NICE);
+		if (parse_long(ctl->nice_arg, NICE_MIN, NICE_MAX, &n))
+			bad_usage("invalid nice: '%s' (best-effort takes "
+				  "%d to %d)", ctl->nice_arg, NICE_MIN,
+				  NICE_MAX);
+		return GPUPRIO_BE_NICE((int)n);
+	case GPUPRIO_CLASS_RT:
+		if (!ctl->nice_arg)
+			return GPUPRIO_PRIO_VALUE(class, DEFAULT_RT_LEVEL);
+		if (parse_long(ctl->nice_arg, 0, LEVEL_MAX, &n))
+			bad_usage("invalid level: '%s' (realtime takes 0 "
+				  "to %d)", ctl->nice_arg, LEVEL_MAX);
+		return GPUPRIO_PRIO_VALUE(class, (int)n);
+	default:
+		/* As ionice(1) does for its idle and none classes. */
+		if (ctl->nice_arg && !ctl->ignore)
+			warnx("ignoring given nice for the %s class",
+			      class_names[class]);
+		return GPUPRIO_PRIO_VALUE(class, 0);
+	}
+}
+
+/*
+ * Write a GPU priority in words. NONE means "follow the CPU nice", so say
+ * which nice that currently is.
+ */
+static void describe(char *buf, size_t len, enum target_kind kind, int who,
+		     int prio)
+{
+	unsigned int class = GPUPRIO_PRIO_CLASS(prio);
+	unsigned int data = GPUPRIO_PRIO_DATA(prio);
+	int cpu_nice;
+
+	switch (class) {
+	case GPUPRIO_CLASS_NONE:
+		errno = 0;
+		cpu_nice = getpriority(kinds[kind].prio_which, who);
+		if (cpu_nice == -1 && errno)
+			snprintf(buf, len, "none (follows CPU nice)");
+		else
+			snprintf(buf, len, "none (follows CPU nice %d)",
+				 cpu_nice);
+		break;
+	case GPUPRIO_CLASS_RT:
+		snprintf(buf, len, "realtime: level %u", data);
+		break;
+	case GPUPRIO_CLASS_BE:
+		snprintf(buf, len, "best-effort: nice %d",
+			 GPUPRIO_TO_NICE(prio));
+		break;
+	case GPUPRIO_CLASS_IDLE:
+		snprintf(buf, len, "idle");
+		break;
+	default:
+		snprintf(buf, len, "unknown class %u: data %u", class, data);
+		break;
+	}
+}
+
+static int get_prio(enum target_kind kind, int who, char *buf, size_t len)
+{
+	int prio = gpuprio_get(kinds[kind].which, who);
+
+	if (prio < 0)
+		return -1;
+	describe(buf, len, kind, who, prio);
+	return 0;
+}
+
+static int show_one(enum target_kind kind, int who)
+{
+	char desc[DESC_LEN];
+
+	if (get_prio(kind, who, desc, sizeof(desc))) {
+		warn("failed to get GPU priority of %d (%s)", who,
+		     kinds[kind].name);
+		return -1;
+	}
+	if (kind == TARGET_SELF)
+		printf("%s\n", desc);
+	else
+		printf("%d: %s\n", who, desc);
+	return 0;
+}
+
+struct tid_set {
+	pid_t *tids;
+	size_t count;
+	size_t size;
+};
+
+static int tid_set_has(const struct tid_set *set, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < set->count; i++)
+		if (set->tids[i] == tid)
+			return 1;
+	return 0;
+}
+
+static int tid_set_add(struct tid_set *set, pid_t tid)
+{
+	if (set->count == set->size) {
+		size_t size = set->size ? set->size * 2 : 16;
+		pid_t *tids = realloc(set->tids, size * sizeof(*tids));
+
+		if (!tids)
+			return -1;
+		set->tids = tids;
+		set->size = size;
+	}
+	set->tids[set->count++] = tid;
+	return 0;
+}
+
+/* The outcome of setting every thread of one process. */
+struct thread_walk {
+	struct tid_set seen;
+	size_t nset;		/* threads changed */
+	pid_t bad_tid;		/* last thread that refused, or 0 */
+	int bad_errno;
+};
+
+/* Set @prio on each thread in @dir not seen before. */
+static int walk_threads_once(const char *dir, int prio, struct thread_walk *w)
+{
+	struct dirent *d;
+	DIR *tasks;
+
+	tasks = opendir(dir);
+	if (!tasks)
+		return -1;
+
+	while ((d = readdir(tasks))) {
+		long tid;
+
+		if (parse_long(d->d_name, 1, INT_MAX, &tid))
+			continue;	/* "." and ".." */
+		if (tid_set_has(&w->seen, (pid_t)tid))
+			continue;
+		if (tid_set_add(&w->seen, (pid_t)tid)) {
+			closedir(tasks);
+			return -1;
+		}
+		if (gpuprio_set(GPUPRIO_WHO_PROCESS, (int)tid, prio) == 0) {
+			w->nset++;
+			continue;
+		}
+		/* A thread that exited meanwhile needs no priority. */
+		if (errno == ESRCH)
+			continue;
+		w->bad_tid = (pid_t)tid;
+		w->bad_errno = errno;
+	}
+	closedir(tasks);
+	return 0;
+}
+
+/*
+ * Set @prio on every thread of the process @pid belongs to: any of them
+ * may submit GPU work. A thread started during the walk may have copied
+ * the old value from a thread not reached yet, so walk again until a pass
+ * meets no new thread. On failure, *@bad_tid names the thread that failed.
+ */
+static int set_all_threads(pid_t pid, int prio, pid_t *bad_tid)
+{
+	char dir[sizeof("/proc//task") + 3 * sizeof(pid_t)];
+	struct thread_walk w = { .bad_tid = 0 };
+	size_t before;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	*bad_tid = pid;
+	do {
+		before = w.seen.count;
+		if (walk_threads_once(dir, prio, &w)) {
+			if (errno == ENOENT)
+				errno = ESRCH;
+			ret = -1;
+			goto out;
+		}
+	} while (w.seen.count != before);
+
+	if (w.bad_tid) {
+		*bad_tid = w.bad_tid;
+		errno = w.bad_errno;
+		ret = -1;
+	} else if (!w.nset) {
+		errno = ESRCH;	/* every thread exited under us */
+		ret = -1;
+	}
+out:
+	free(w.seen.tids);
+	return ret;
+}
+
+/* Set one target and report old and new, as renice(1) does. */
+static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
+{
+	enum target_kind kind = ctl->kind;
+	char old[DESC_LEN], new[DESC_LEN];
+	const char *what = kinds[kind].name;
+	pid_t bad = who;
+	int ret;
+
+	if (get_prio(kind, who, old, sizeof(old))) {
+		if (!ctl->ignore)
+			warn("failed to get GPU priority of %d (%s)", who,
+			     what);
+		return -1;
+	}
+
+	if (kind == TARGET_PID)
+		ret = set_all_threads(who, prio, &bad);
+	else
+		ret = gpuprio_set(kinds[kind].which, who, prio);
+	if (ret) {
+		if (bad != who)
+			what = kinds[TARGET_TID].name;
+		if (!ctl->ignore)
+			warn("failed to set GPU priority of %d (%s)",
+			     (int)bad, what);
+		return -1;
+	}
+
+	if (get_prio(kind, who, new, sizeof(new)))
+		snprintf(new, sizeof(new), "unknown");
+	printf("%d (%s) old GPU priority %s, new GPU priority %s\n", who,
+	       what, old, new);
+	return 0;
+}
+
+static int __attribute__((__noreturn__))
+run_command(const struct gpunice_ctl *ctl, int prio, char **argv)
+{
+	if (gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio) && !ctl->ignore)
+		err(EXIT_FAILURE, "failed to set GPU priority of %d (%s)",
+		    (int)getpid(), kinds[TARGET_PID].name);
+
+	execvp(argv[0], argv);
+	err(errno == ENOENT ? EXIT_EXEC_ENOENT : EXIT_EXEC_FAILED,
+	    "failed to execute %s", argv[0]);
+}
+
+static void set_kind(struct gpunice_ctl *ctl, enum target_kind kind,
+		     const char *id)
+{
+	if (ctl->kind != TARGET_SELF && ctl->kind != kind)
+		bad_usage("can handle only one of --pid, --pgrp or --user "
+			  "at once");
+	ctl->kind = kind;
+	ctl->ids[ctl->nids++] = id;
+}
+
+static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
+{
+	enum { OPT_THREAD = CHAR_MAX + 1 };
+	static const struct option longopts[] = {
+		{ "class",   required_argument, NULL, 'c' },
+		{ "nice",    required_argument, NULL, 'n' },
+		{ "pid",     required_argument, NULL, 'p' },
+		{ "thread",  no_argument,       NULL, OPT_THREAD },
+		{ "pgrp",    required_argument, NULL, 'g' },
+		{ "user",    required_argument, NULL, 'u' },
+		{ "ignore",  no_argument,       NULL, 't' },
+		{ "help",    no_argument,       NULL, 'h' },
+		{ "version", no_argument,       NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	/* "+": options end at the command, whose own options are its own. */
+	while ((c = getopt_long(argc, argv, "+c:n:p:g:u:thV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			ctl->class = parse_class(optarg);
+			if (ctl->class < 0)
+				bad_usage("unknown class: '%s'", optarg);
+			break;
+		case 'n':
+			ctl->nice_arg = optarg;
+			break;
+		case 'p':
+			set_kind(ctl, TARGET_PID, optarg);
+			break;
+		case OPT_THREAD:
+			ctl->thread_only = 1;
+			break;
+		case 'g':
+			set_kind(ctl, TARGET_PGRP, optarg);
+			break;
+		case 'u':
+			set_kind(ctl, TARGET_USER, optarg);
+			break;
+		case 't':
+			ctl->ignore = 1;
+			break;
+		case 'h':
+			usage();
+		case 'V':
+			print_version();
+		default:
+			errtryhelp();
+		}
+	}
+
+	if (ctl->thread_only) {
+		if (ctl->kind != TARGET_PID)
+			bad_usage("--thread requires --pid");
+		ctl->kind = TARGET_TID;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct gpunice_ctl ctl = { .class = -1, .kind = TARGET_SELF };
+	int have_command, prio, i, rc = EXIT_SUCCESS;
+
+	atexit(close_stdout);
+
+	/* Every argument may be an ID: argc entries always suffice. */
+	ctl.ids = calloc(argc, sizeof(*ctl.ids));
+	ctl.who = calloc(argc, sizeof(*ctl.who));
+	if (!ctl.ids || !ctl.who)
+		err(EXIT_FAILURE, "cannot allocate memory");
+
+	parse_options(&ctl, argc, argv);
+	argc -= optind;
+	argv += optind;
+
+	have_command = ctl.kind == TARGET_SELF && argc > 0;
+	if (ctl.kind != TARGET_SELF)
+		for (i = 0; i < argc; i++)
+			ctl.ids[ctl.nids++] = argv[i];
+
+	prio = build_prio(&ctl, have_command);
+	if (prio >= 0 && ctl.kind == TARGET_SELF && !have_command)
+		bad_usage("no command, --pid, --pgrp or --user given");
+
+	for (i = 0; i < ctl.nids; i++)
+		ctl.who[i] = resolve_id(ctl.kind, ctl.ids[i]);
+
+	/*
+	 * Only now may a syscall be issued, and only if the kernel has the
+	 * feature: on other kernels the numbers may belong to other calls.
+	 */
+	if (!gpuprio_supported()) {
+		if (ctl.ignore && have_command)
+			run_command(&ctl, prio, argv);
+		if (ctl.ignore && prio >= 0)
+			return EXIT_SUCCESS;
+		errx(EXIT_FAILURE, "this kernel has no GPU priority support");
+	}
+
+	if (have_command)
+		run_command(&ctl, prio, argv);
+
+	if (ctl.kind == TARGET_SELF)
+		return show_one(TARGET_SELF, 0) ? EXIT_FAILURE : EXIT_SUCCESS;
+
+	for (i = 0; i < ctl.nids; i++) {
+		if (prio < 0 ? show_one(ctl.kind, ctl.who[i])
+			     : set_one(&ctl, ctl.who[i], prio))
+			rc = EXIT_FAILURE;
+	}
+	/* As ionice(1): with --ignore, failing to set is not an error. */
+	if (ctl.ignore && prio >= 0)
+		rc = EXIT_SUCCESS;
+	return rc;
+}
