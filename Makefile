@@ -18,6 +18,8 @@ BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage
 INITRD	:= $(OUT)/initramfs.cpio.gz
 
 CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
+# kselftest_harness.h passes parameters that not every test uses.
+CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
 .PHONY: all deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
@@ -39,7 +41,7 @@ deps:
 $(KDIR)/.gpunice-files: FORCE | deps
 	@scripts/sync-tree.sh $(KTAR) $(PRISTINE) $(KDIR)
 
-$(KDIR)/.config: $(KCONFIG) $(KDIR)/.gpunice-files
+$(KDIR)/.config: $(KCONFIG) | $(KDIR)/.gpunice-files
 	@echo "  CONFIG  tinyconfig + $(KCONFIG)"
 	@$(MAKE) -s -C $(KDIR) tinyconfig >/dev/null
 	@cd $(KDIR) && scripts/kconfig/merge_config.sh -m -Q .config \
@@ -61,8 +63,20 @@ GUEST_PROGS := $(TESTBIN)/gpuprio_test
 $(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c kernel
 	@mkdir -p $(TESTBIN)
 	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
-		-I$(KDIR)/tools/testing/selftests -o $@ $<
+	@$(ARCH_CC) $(CFLAGS_SELFTEST) -isystem $(HDRS)/include \
+		-iquote $(KDIR)/$(SELFTEST_DIR) -o $@ $<
+
+# gpunice and its example, static, under the names the guest tests use.
+GPUNICE_OUT := $(OUT)/gpunice
+$(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
+	@mkdir -p $(TESTBIN)
+	@$(MAKE) -s --no-print-directory -C tools/gpunice static \
+		O=$(GPUNICE_OUT) CFLAGS="-O2 -Werror"
+	@for p in gpunice gpuprio-tabs gpuprio-threads; do \
+		cmp -s $(GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p || \
+		cp $(GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p; done
+GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
+	$(TESTBIN)/gpuprio-threads
 
 guest-bin: $(GUEST_PROGS)
 
@@ -72,13 +86,15 @@ initramfs: guest-bin
 check-guest: kernel initramfs
 	@tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
 
-check-host:
-	@tests/run-host.sh $(OUT)/check
+check-host: kernel
+	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
+		CFLAGS="-O2 -Werror"
+	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)
 
 check: deps
 	@rm -rf $(OUT)/check && mkdir -p $(OUT)/check
-	@$(MAKE) --no-print-directory check-host check-guest || true
-	@tests/summarize.sh $(OUT)/check
+	@$(MAKE) --no-print-directory check-guest check-host || true
+	@tests/summarize.py $(OUT)/check
 
 vm: kernel initramfs
 	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm

@@ -518,12 +518,13 @@ static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 
 	if (get_prio(kind, who, new, sizeof(new)))
 		snprintf(new, sizeof(new), "unknown");
-	printf("%d (%s) old GPU priority %s, new GPU priority %s\n", who,
+	printf("%d (%s) old GPU priority %s, new %s\n", who,
 	       what, old, new);
 	return 0;
 }
 
-static int __attribute__((__noreturn__))
+/* Set our own priority, which the command keeps across execve(2). */
+static void __attribute__((__noreturn__))
 run_command(const struct gpunice_ctl *ctl, int prio, char **argv)
 {
 	if (gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio) && !ctl->ignore)

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Build the test guest's initramfs: static busybox, the guest scripts and
+# the static test programs.
+#
+# usage: mkinitramfs.sh <output.cpio.gz> <dir of static programs> <tests/guest>
+set -eu
+
+out=$1 bindir=$2 guestdir=$3
+root=$(mktemp -d)
+chmod 0755 "$root"
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin" "$root/sbin" "$root/etc" "$root/proc" "$root/sys" \
+	"$root/dev" "$root/tmp" "$root/root" "$root/tests/bin"
+cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+cp "$guestdir/init" "$root/init"
+cp -R "$guestdir/suites" "$root/tests/suites"
+cp "$guestdir"/*.sh "$root/tests/"
+cp "$bindir"/* "$root/tests/bin/"
+for prog in "$root"/tests/bin/*; do
+	ln -s "../tests/bin/${prog##*/}" "$root/bin/${prog##*/}"
+done
+[ -d "$guestdir/../../man" ] && cp -R "$guestdir/../../man" "$root/tests/man"
+
+cat > "$root/etc/passwd" <<PASSWD
+root:x:0:0:root:/root:/bin/sh
+gpu:x:1000:1000:GPU test user:/tmp:/bin/sh
+other:x:2000:2000:another user:/tmp:/bin/sh
+PASSWD
+cat > "$root/etc/group" <<GROUP
+root:x:0:
+gpu:x:1000:
+other:x:2000:
+GROUP
+
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "  INITRD  $out"

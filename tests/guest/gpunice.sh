@@ -1,0 +1,435 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# End-to-end tests of gpunice and gpuprio-tabs on the patched kernel.
+#
+# Runs as root in the test guest, under busybox ash with busybox applets
+# only. Needs on PATH: gpunice, gpuprio-tabs and gpuprio-threads (built
+# from tests/guest/threads.c), a user "gpu" with uid and gid 1000 in
+# /etc/passwd, /proc mounted and a writable $TMPDIR (default /tmp).
+# Prints TAP and exits 1 if any test failed.
+
+set -u
+
+GPUNICE=${GPUNICE:-gpunice}
+TABS=${GPUPRIO_TABS:-gpuprio-tabs}
+THREADS=${GPUPRIO_THREADS:-gpuprio-threads}
+GPU_USER=gpu
+GPU_UID=1000
+# Surely no such process: above the largest pid_max.
+NO_PID=4194304
+
+mkdir -p "${TMPDIR:-/tmp}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpunice.XXXXXX") || exit 1
+bg_pids=
+
+cleanup()
+{
+	[ -n "$bg_pids" ] && kill $bg_pids 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+n=0
+failed=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	for f in "$tmp/out" "$tmp/err"; do
+		[ -s "$f" ] && sed "s|^|# ${f##*/}: |" "$f"
+	done
+	return 0
+}
+
+# check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
+check()
+{
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# run COMMAND...: run it, keeping its stdout, stderr and exit status.
+run()
+{
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+status_is() { [ "$rc" -eq "$1" ]; }
+out_is() { [ "$(cat "$tmp/out")" = "$1" ]; }
+err_is() { [ "$(cat "$tmp/err")" = "$1" ]; }
+out_empty() { [ ! -s "$tmp/out" ]; }
+err_empty() { [ ! -s "$tmp/err" ]; }
+err_has() { grep -qF -e "$1" "$tmp/err"; }
+out_has() { grep -qF -e "$1" "$tmp/out"; }
+
+# gpu_nice PID [TID]: what /proc says about a process or thread.
+gpu_nice()
+{
+	if [ $# -eq 2 ]; then
+		cat "/proc/$1/task/$2/gpu_nice"
+	else
+		cat "/proc/$1/gpu_nice"
+	fi
+}
+gpu_nice_is() { [ "$(gpu_nice "$1")" = "$2" ]; }
+
+# wait_until COMMAND...: retry COMMAND for up to ten seconds.
+wait_until()
+{
+	tries=0
+	while ! "$@"; do
+		tries=$((tries + 1))
+		[ $tries -gt 100 ] && return 1
+		usleep 100000 2>/dev/null || sleep 1
+	done
+}
+
+comm_is() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]; }
+file_has() { [ -s "$1" ]; }
+
+# spawn COMMAND...: start it in the background, as $spawned.
+spawn()
+{
+	"$@" >/dev/null 2>&1 &
+	spawned=$!
+	bg_pids="$bg_pids $spawned"
+}
+
+stop_all()
+{
+	[ -n "$bg_pids" ] && kill $bg_pids 2>/dev/null
+	wait 2>/dev/null
+	bg_pids=
+}
+
+# as_gpu COMMAND...: run COMMAND as the unprivileged user, without
+# capabilities and with no supplementary groups. busybox's setpriv cannot
+# change IDs; its su can, run by root without a password. A script rather
+# than a function, so that the command keeps the PID that spawn reports.
+cat >"$tmp/as-gpu" <<EOF
+#!/bin/sh
+exec su -s /bin/sh -c 'exec "\$@"' -- $GPU_USER sh "\$@"
+EOF
+chmod 755 "$tmp/as-gpu"
+as_gpu="$tmp/as-gpu"
+
+if [ ! -e /proc/self/gpu_nice ]; then
+	echo "not ok 1 - the kernel has GPU priorities (/proc/self/gpu_nice)"
+	echo "1..1"
+	exit 1
+fi
+for prog in "$GPUNICE" "$TABS" "$THREADS"; do
+	command -v "$prog" >/dev/null || {
+		echo "not ok 1 - $prog is on PATH"
+		echo "1..1"
+		exit 1
+	}
+done
+
+# Start from a known state: no GPU priority, CPU nice 0. Children inherit.
+echo none >/proc/$$/gpu_nice
+renice 0 -p $$ >/dev/null
+
+# --- the caller -------------------------------------------------------------
+
+run "$GPUNICE"
+check "with no arguments, gpunice shows its own priority" \
+	eval 'status_is 0 && out_is "none (follows CPU nice 0)" && err_empty'
+
+# --- running a command under each class -------------------------------------
+
+# runs_at EXPECTED GPUNICE-ARGS...: the command sees EXPECTED in /proc.
+runs_at()
+{
+	want=$1
+	shift
+	run "$GPUNICE" "$@" cat /proc/self/gpu_nice
+	check "command run with '$*' sees '$want'" eval \
+		'status_is 0 && out_is "$want" && err_empty'
+}
+
+runs_at "best-effort 10"
+runs_at "best-effort 5" -n 5
+runs_at "best-effort -20" -n -20
+runs_at "best-effort 19" --nice=19
+runs_at "best-effort 10" -c best-effort
+runs_at "best-effort -7" -c 2 -n -7
+runs_at "realtime 0" -c realtime -n 0
+runs_at "realtime 4" -c realtime
+runs_at "realtime 7" --class=1 --nice=7
+runs_at "idle" -c idle
+runs_at "idle" -c 3
+runs_at "none 0" -c none
+runs_at "best-effort 3" -n 3 --
+
+run sh -c "renice 5 -p \$\$ >/dev/null &&
+	exec $GPUNICE -c none cat /proc/self/gpu_nice"
+check "class none follows the CPU nice of the command (5)" \
+	eval 'status_is 0 && out_is "none 5"'
+
+run "$GPUNICE" -n 6 sh -c 'cat /proc/self/gpu_nice; (cat /proc/self/gpu_nice)'
+check "children of the command inherit its priority" \
+	eval 'status_is 0 && out_is "best-effort 6
+best-effort 6"'
+
+# show_in GPUNICE-ARGS... EXPECTED: a gpunice run under gpunice shows it.
+show_in()
+{
+	want=$1
+	shift
+	run "$GPUNICE" "$@" "$GPUNICE"
+	check "gpunice run under '$*' shows '$want'" \
+		eval 'status_is 0 && out_is "$want"'
+}
+show_in "best-effort: nice 3" -n 3
+show_in "realtime: level 2" -c realtime -n 2
+show_in "idle" -c idle
+show_in "none (follows CPU nice 0)" -c none
+
+run "$GPUNICE" -n 5 sh -c 'exit 7'
+check "the command's exit status passes through" status_is 7
+
+run "$GPUNICE" -n 5 /nonexistent/command
+check "a missing command: exit 127" eval 'status_is 127 &&
+	err_is "gpunice: failed to execute /nonexistent/command: No such file or directory"'
+
+printf 'echo ran\n' >"$tmp/script"
+chmod 644 "$tmp/script"
+run "$GPUNICE" -n 5 "$tmp/script"
+check "a command that cannot be executed: exit 126" eval 'status_is 126 &&
+	out_empty && err_has "failed to execute" &&
+	err_has "Permission denied"'
+
+# --- processes --------------------------------------------------------------
+
+spawn sleep 600
+p1=$spawned
+spawn sleep 600
+p2=$spawned
+
+run "$GPUNICE" -p "$p1"
+check "show a process" eval 'status_is 0 &&
+	out_is "$p1: none (follows CPU nice 0)" && err_empty'
+
+run "$GPUNICE" -n 7 -p "$p1"
+check "set a process: old and new reported" eval 'status_is 0 &&
+	out_is "$p1 (process ID) old GPU priority none (follows CPU nice 0), new best-effort: nice 7" &&
+	err_empty'
+check "set a process: /proc shows it" gpu_nice_is "$p1" "best-effort 7"
+check "set a process: the other one is untouched" gpu_nice_is "$p2" "none 0"
+
+run "$GPUNICE" -p "$p1"
+check "show a process after setting" \
+	eval 'status_is 0 && out_is "$p1: best-effort: nice 7"'
+
+run "$GPUNICE" -c idle -p "$p1" "$p2"
+check "set two processes: two reports" eval 'status_is 0 &&
+	[ "$(wc -l <"$tmp/out")" -eq 2 ] && out_has "$p1 (process ID)" &&
+	out_has "$p2 (process ID)"'
+check "set two processes: both idle" eval \
+	'gpu_nice_is "$p1" idle && gpu_nice_is "$p2" idle'
+
+run "$GPUNICE" -c realtime -n 1 -p "$p2"
+check "set a process to realtime level 1" eval \
+	'status_is 0 && gpu_nice_is "$p2" "realtime 1"'
+
+run "$GPUNICE" -c none -p "$p1"
+check "set a process back to none" eval \
+	'status_is 0 && gpu_nice_is "$p1" "none 0"'
+
+run "$GPUNICE" -p "$NO_PID"
+check "show a missing process: exit 1, named, with the reason" eval \
+	'status_is 1 && out_empty &&
+	err_is "gpunice: failed to get GPU priority of $NO_PID (process ID): No such process"'
+
+run "$GPUNICE" -n 4 -p "$p1" "$NO_PID"
+check "set a missing and a real process: exit 1, the real one set" eval \
+	'status_is 1 && err_has "$NO_PID (process ID): No such process" &&
+	gpu_nice_is "$p1" "best-effort 4"'
+
+# --- threads ----------------------------------------------------------------
+
+"$THREADS" 4 >"$tmp/threads" 2>&1 &
+tp=$!
+bg_pids="$bg_pids $tp"
+wait_until grep -q ready "$tmp/threads"
+tids=$(ls "/proc/$tp/task")
+other=$(echo "$tids" | grep -vx "$tp" | head -n 1)
+check "the helper runs 5 threads" \
+	eval '[ "$(echo "$tids" | wc -l)" -eq 5 ] && [ -n "$other" ]'
+
+# all_threads_are PID TEXT: every thread of PID says TEXT.
+all_threads_are()
+{
+	for t in $(ls "/proc/$1/task"); do
+		[ "$(gpu_nice "$1" "$t")" = "$2" ] || return 1
+	done
+}
+
+run "$GPUNICE" -n 12 -p "$tp"
+check "-p reaches all threads of a process" eval \
+	'status_is 0 && all_threads_are "$tp" "best-effort 12"'
+
+run "$GPUNICE" -c none -p "$other"
+check "-p with a thread ID reaches all threads of its process" eval \
+	'status_is 0 && all_threads_are "$tp" "none 0"'
+
+"$GPUNICE" -n 12 -p "$tp" >/dev/null
+run "$GPUNICE" -c idle -p "$other" --thread
+check "--thread changes only the given thread" eval 'status_is 0 &&
+	out_is "$other (thread ID) old GPU priority best-effort: nice 12, new idle" &&
+	[ "$(gpu_nice "$tp" "$other")" = idle ] &&
+	[ "$(gpu_nice "$tp" "$tp")" = "best-effort 12" ] &&
+	[ "$(grep -l "best-effort 12" /proc/$tp/task/*/gpu_nice | wc -l)" -eq 4 ]'
+
+run "$GPUNICE" -p "$other" --thread
+check "--thread shows the given thread" \
+	eval 'status_is 0 && out_is "$other: idle"'
+
+stop_all
+
+# --- process groups ---------------------------------------------------------
+
+# A new session: the shell leads a group with two sleeps in it.
+spawn setsid sh -c "sleep 600 & echo \$! >$tmp/m1; sleep 600 & echo \$! >$tmp/m2
+	wait"
+leader=$spawned
+wait_until file_has "$tmp/m2"
+m1=$(cat "$tmp/m1")
+m2=$(cat "$tmp/m2")
+bg_pids="$bg_pids $m1 $m2"
+pgid=$(cut -d ' ' -f 5 "/proc/$m1/stat")
+
+check "the group has the expected members" eval '[ "$pgid" = "$leader" ] &&
+	[ "$(cut -d " " -f 5 "/proc/$m2/stat")" = "$pgid" ]'
+
+run "$GPUNICE" -g "$pgid"
+check "show a process group (unset counts as best-effort at CPU nice)" \
+	eval 'status_is 0 && out_is "$pgid: best-effort: nice 0"'
+
+run "$GPUNICE" -n 9 -g "$pgid"
+check "set a process group: old and new reported" eval 'status_is 0 &&
+	out_is "$pgid (process group ID) old GPU priority best-effort: nice 0, new best-effort: nice 9"'
+check "set a process group: every member set" eval \
+	'gpu_nice_is "$leader" "best-effort 9" &&
+	gpu_nice_is "$m1" "best-effort 9" && gpu_nice_is "$m2" "best-effort 9"'
+check "set a process group: the test shell is untouched" \
+	gpu_nice_is $$ "none 0"
+
+"$GPUNICE" -n 3 -p "$m1" >/dev/null
+run "$GPUNICE" -g "$pgid"
+check "a group shows its highest member (nice 3)" \
+	eval 'status_is 0 && out_is "$pgid: best-effort: nice 3"'
+"$GPUNICE" -c realtime -n 5 -p "$m2" >/dev/null
+run "$GPUNICE" -g "$pgid"
+check "a group shows its highest member (realtime 5)" \
+	eval 'status_is 0 && out_is "$pgid: realtime: level 5"'
+
+run "$GPUNICE" -c idle -g "$pgid"
+check "set a group to idle" eval 'status_is 0 && gpu_nice_is "$m2" idle &&
+	out_is "$pgid (process group ID) old GPU priority realtime: level 5, new idle"'
+
+stop_all
+
+# --- users ------------------------------------------------------------------
+
+spawn "$as_gpu" sleep 600
+u1=$spawned
+spawn "$as_gpu" sleep 600
+u2=$spawned
+wait_until comm_is "$u1" sleep
+wait_until comm_is "$u2" sleep
+
+run "$GPUNICE" -u "$GPU_USER"
+check "show a user by name" \
+	eval 'status_is 0 && out_is "$GPU_UID: best-effort: nice 0"'
+
+run "$GPUNICE" -n 11 -u "$GPU_USER"
+check "set a user by name: old and new reported" eval 'status_is 0 &&
+	out_is "$GPU_UID (user ID) old GPU priority best-effort: nice 0, new best-effort: nice 11"'
+check "set a user: all its processes set" eval \
+	'gpu_nice_is "$u1" "best-effort 11" && gpu_nice_is "$u2" "best-effort 11"'
+check "set a user: root's processes untouched" gpu_nice_is $$ "none 0"
+
+run "$GPUNICE" -c idle -u "$GPU_UID"
+check "set a user by ID" eval \
+	'status_is 0 && gpu_nice_is "$u1" idle && gpu_nice_is "$u2" idle'
+
+run "$GPUNICE" -u 4242
+check "show a user with no processes: exit 1" eval 'status_is 1 &&
+	err_is "gpunice: failed to get GPU priority of 4242 (user ID): No such process"'
+
+# --- an unprivileged user ---------------------------------------------------
+
+"$GPUNICE" -n 10 -p "$u1" >/dev/null
+
+run "$as_gpu" "$GPUNICE" -n -1 -p "$u1"
+check "unprivileged: raising its process above its CPU nice is refused" \
+	eval 'status_is 1 && out_empty &&
+	err_is "gpunice: failed to set GPU priority of $u1 (process ID): Permission denied"'
+check "unprivileged: the refused value is unchanged" \
+	gpu_nice_is "$u1" "best-effort 10"
+
+run "$as_gpu" "$GPUNICE" -n 15 -p "$u1"
+check "unprivileged: lowering its process is allowed" \
+	eval 'status_is 0 && gpu_nice_is "$u1" "best-effort 15"'
+run "$as_gpu" "$GPUNICE" -n 0 -p "$u1"
+check "unprivileged: raising back to its CPU nice is allowed" \
+	eval 'status_is 0 && gpu_nice_is "$u1" "best-effort 0"'
+
+run "$as_gpu" "$GPUNICE" -n -5 sh -c 'echo ran'
+check "unprivileged: a command at nice -5 is refused and not run" \
+	eval 'status_is 1 && out_empty &&
+	err_has "gpunice: failed to set GPU priority of " &&
+	err_has " (process ID): Permission denied"'
+
+run "$as_gpu" "$GPUNICE" -c realtime -n 0 sh -c 'echo ran'
+check "unprivileged: realtime is refused" eval 'status_is 1 && out_empty &&
+	err_has " (process ID): Operation not permitted"'
+
+spawn sleep 600
+rp=$spawned
+run "$as_gpu" "$GPUNICE" -n 19 -p "$rp"
+check "unprivileged: another user's process is refused, unchanged" eval \
+	'status_is 1 &&
+	err_is "gpunice: failed to set GPU priority of $rp (process ID): Operation not permitted" &&
+	gpu_nice_is "$rp" "none 0"'
+
+run "$as_gpu" "$GPUNICE" -t -n -5 cat /proc/self/gpu_nice
+check "unprivileged: --ignore runs the command at its old priority" \
+	eval 'status_is 0 && out_is "none 0" && err_empty'
+
+run "$as_gpu" "$GPUNICE" -u root
+check "unprivileged: --user root is refused, not read as its own ID" \
+	eval 'status_is 1 && err_has "cannot act on user ID 0"'
+
+stop_all
+
+# --- the example program ----------------------------------------------------
+
+run "$TABS"
+check "gpuprio-tabs: every switch takes (root)" eval \
+	'status_is 0 && out_has "every switch took" && err_empty'
+
+run "$as_gpu" sh -c "renice 5 -p \$\$ >/dev/null && exec $TABS"
+check "gpuprio-tabs: every switch takes (unprivileged, CPU nice 5)" eval \
+	'status_is 0 && out_has "every switch took" && err_empty'
+
+run "$GPUNICE" -c realtime -n 3 "$TABS"
+check "gpuprio-tabs: the main thread keeps realtime 3" eval \
+	'status_is 0 && out_has "every switch took"'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Boot the test kernel under QEMU and keep its console log.
+#
+# usage: run-guest.sh [--interactive] <bzImage> <initramfs> <result dir>
+#
+# The guest powers itself off when its tests are done; a guest that hangs is
+# killed after GUEST_TIMEOUT seconds. tests/summarize.py judges the log.
+set -u
+
+interactive=
+if [ "${1-}" = --interactive ]; then
+	interactive=1
+	shift
+fi
+kernel=$1 initrd=$2 results=$3
+timeout=${GUEST_TIMEOUT:-900}
+mkdir -p "$results"
+
+# KVM only where the CPU can really do it: /dev/kvm alone is not enough
+# (without vmx/svm, -enable-kvm hangs at "Booting from ROM").
+accel="-accel tcg"
+if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
+	accel="-enable-kvm -cpu host"
+fi
+
+append="console=ttyS0 panic=-1 loglevel=4 ${GUEST_APPEND:-}"
+if [ -n "$interactive" ]; then
+	# shellcheck disable=SC2086
+	exec qemu-system-x86_64 $accel -m 1G -smp 2 -nographic -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "$append gpunice.shell"
+fi
+
+echo "  BOOT    $kernel (log: $results/console.log, limit ${timeout}s)"
+start=$(date +%s)
+# shellcheck disable=SC2086
+timeout --foreground -k 10 "$timeout" \
+	qemu-system-x86_64 $accel -m 1G -smp 2 -display none -no-reboot \
+	-serial "file:$results/console.log" -monitor none \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	</dev/null >"$results/qemu.log" 2>&1
+rc=$?
+echo $(( $(date +%s) - start )) > "$results/guest-seconds"
+[ $rc -eq 124 ] && echo "run-guest: guest killed after ${timeout}s" \
+	>> "$results/qemu.log"
+echo "$rc" > "$results/qemu.rc"
+exit 0

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Host-side suites of make check. Each writes TAP to <results>/host-*.tap;
+# tests/summarize.py counts them.
+#
+# usage: run-host.sh <results> <pristine kernel tree> <gpunice build dir>
+set -u
+
+results=$1 ktree=$2 gpunice_out=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$results"
+
+# Kernel style: checkpatch --strict on every patch and every new kernel file.
+# It runs from inside the pristine tree: from this repository's git work tree
+# it would misread the patch files as plain files.
+checkpatch() {
+	n=0
+	for p in $(cat "$repo/patches/series"); do
+		n=$((n + 1))
+		if out=$(cd "$ktree" && scripts/checkpatch.pl --strict -q \
+			"$repo/patches/$p" 2>&1); then
+			echo "ok $n checkpatch $p"
+		else
+			echo "not ok $n checkpatch $p"
+			echo "$out" | sed 's/^/# /'
+		fi
+	done
+	for f in $(cd "$repo" && find kernel include fs drivers \
+		tools/testing/selftests/gpuprio -name '*.[ch]' | sort); do
+		n=$((n + 1))
+		if out=$(cd "$ktree" && scripts/checkpatch.pl --strict -q -f \
+			"$repo/$f" 2>&1); then
+			echo "ok $n checkpatch $f"
+		else
+			echo "not ok $n checkpatch $f"
+			echo "$out" | sed 's/^/# /'
+		fi
+	done
+	echo "1..$n"
+}
+
+# The uapi header stands alone in C and C++, as headers_install exports it.
+uapi_header() {
+	n=0
+	tmp=$(mktemp -d)
+	printf '#include <linux/gpuprio.h>\nint v = GPUPRIO_BE_NICE(-3);\n' \
+		> "$tmp/t.c"
+	for cc in "gcc -x c -std=c99" "g++ -x c++"; do
+		n=$((n + 1))
+		if $cc -Wall -Wextra -Werror -fsyntax-only \
+			-I"$repo/include/uapi" "$tmp/t.c" 2>"$tmp/err"; then
+			echo "ok $n uapi header compiles alone: $cc"
+		else
+			echo "not ok $n uapi header compiles alone: $cc"
+			sed 's/^/# /' "$tmp/err"
+		fi
+	done
+	n=$((n + 1))
+	hdr=$(dirname "$ktree")/headers/include/linux/gpuprio.h
+	if [ -f "$hdr" ]; then
+		echo "ok $n make headers_install exports linux/gpuprio.h"
+	else
+		echo "not ok $n make headers_install exports linux/gpuprio.h"
+	fi
+	rm -rf "$tmp"
+	echo "1..$n"
+}
+
+checkpatch > "$results/host-checkpatch.tap"
+uapi_header > "$results/host-uapi-header.tap"
+"$repo/tests/host/gpunice.sh" "$gpunice_out/gpunice" \
+	> "$results/host-gpunice.tap" 2>&1
+exit 0

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Judge a make check run: read every TAP/KTAP result and the guest console,
+print one line per suite, the failures, and the final count line.
+
+usage: summarize.py <result dir>
+
+<result dir>/host-*.tap     TAP from the host suites (tests/run-host.sh)
+<result dir>/console.log    the guest console: suites framed by @@ markers
+Exit status 0 only if nothing failed and the guest reported.
+"""
+import os
+import re
+import sys
+
+RESULT = re.compile(r'^(\s*)(not ok|ok)\s+\d+\s*-?\s*([^#]*?)\s*(#\s*(.*))?$')
+# Lines in the kernel log that mean the kernel itself misbehaved.
+KERNEL_TROUBLE = re.compile(
+    r'Kernel panic|BUG:|WARNING:|Oops|general protection|'
+    r'UBSAN:|KASAN:|possible circular locking|lockdep|'
+    r'hung_task|soft lockup|RCU stall|Call Trace:')
+
+
+class Suite:
+    def __init__(self, name):
+        self.name = name
+        self.passed = self.failed = self.skipped = 0
+        self.failures = []
+
+    def add(self, verdict, test, directive):
+        if directive and directive.upper().startswith('SKIP'):
+            self.skipped += 1
+        elif verdict == 'ok':
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(test)
+
+    def fail(self, why):
+        self.failed += 1
+        self.failures.append(why)
+
+
+def parse_tap(suite, lines):
+    """Count leaf results only: a result that closes a list of subtests
+    (KTAP nesting, by indentation) is not a test of its own."""
+    had_children = {}
+    for line in lines:
+        m = RESULT.match(line.rstrip('\n'))
+        if not m:
+            continue
+        depth = len(m.group(1).expandtabs(8)) // 4
+        if had_children.pop(depth + 1, False):
+            if m.group(2) == 'not ok' and not suite.failed:
+                suite.fail(m.group(3) + ' (parent)')
+        else:
+            suite.add(m.group(2), m.group(3), m.group(5))
+        had_children[depth] = True
+
+
+def guest_blocks(console):
+    """Yield (name, lines, rc) for each @@SUITE block of the console log."""
+    name, lines = None, []
+    for line in console:
+        if line.startswith('@@SUITE-BEGIN '):
+            name, lines = line.split()[1], []
+        elif line.startswith('@@SUITE-END ') and name:
+            m = re.search(r'rc=(\d+)', line)
+            yield name, lines, int(m.group(1)) if m else -1
+            name = None
+        elif name:
+            lines.append(line)
+
+
+def main():
+    results = sys.argv[1]
+    suites = []
+
+    for f in sorted(os.listdir(results)):
+        if f.startswith('host-') and f.endswith('.tap'):
+            s = Suite(f[:-4])
+            with open(os.path.join(results, f), errors='replace') as fp:
+                parse_tap(s, fp)
+            if not (s.passed or s.failed or s.skipped):
+                s.fail('reported no result')
+            suites.append(s)
+
+    path = os.path.join(results, 'console.log')
+    console = []
+    if os.path.exists(path):
+        with open(path, errors='replace') as fp:
+            console = [l.replace('\r', '') for l in fp]
+    guest = Suite('guest')
+    if any(l.startswith('@@GUEST-DONE') for l in console):
+        guest.add('ok', 'the guest reported', None)
+    else:
+        guest.fail('the guest did not report (hung, panicked or not run)')
+    for name, lines, rc in guest_blocks(console):
+        s = Suite(name)
+        with open(os.path.join(results, name + '.tap'), 'w') as out:
+            out.writelines(lines)
+        parse_tap(s, lines)
+        if rc != 0 and not s.failed:
+            s.fail('exited with status %d' % rc)
+        if not (s.passed or s.failed or s.skipped):
+            s.fail('reported no result')
+        suites.append(s)
+    trouble = [l.rstrip() for l in console if KERNEL_TROUBLE.search(l)]
+    if trouble:
+        guest.fail('kernel log: ' + trouble[0])
+    elif console:
+        guest.add('ok', 'no panic, BUG or WARNING in the kernel log', None)
+    suites.append(guest)
+
+    for s in suites:
+        print('%-28s %3d passed, %d failed, %d skipped' %
+              (s.name, s.passed, s.failed, s.skipped))
+        for f in s.failures:
+            print('    FAILED: %s' % f)
+    if guest.failed and console:
+        print('--- last 60 lines of %s ---' % path)
+        sys.stdout.writelines(console[-60:])
+        print('---')
+    passed = sum(s.passed for s in suites)
+    failed = sum(s.failed for s in suites)
+    skipped = sum(s.skipped for s in suites)
+    line = '%d passed, %d failed' % (passed, failed)
+    if skipped:
+        line += ', %d skipped' % skipped
+    print(line)
+    return 1 if failed or not suites else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for gpuprio_set(2), gpuprio_get(2) and /proc/<pid>/gpu_nice.
+ *
+ * Run as root: the permission tests drop to unprivileged uids themselves.
+ * Every test skips when the running kernel has no GPU priority support,
+ * which is told by /proc/self/gpu_nice; the syscall numbers are never
+ * issued without it, since later kernels use them for other calls.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/gpuprio.h>
+
+#include "../kselftest_harness.h"
+
+#ifndef __NR_gpuprio_set
+#define __NR_gpuprio_set 463
+#define __NR_gpuprio_get 464
+#endif
+
+#define UID_OWN		1000	/* the unprivileged caller */
+#define UID_OTHER	2000	/* someone else */
+/* The UAPI macros are unsigned; the syscalls take and return int. */
+#define NONE		((int)GPUPRIO_DEFAULT)
+#define IDLE		((int)GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0))
+#define RT(l)		((int)GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, (l)))
+#define BE(n)		((int)GPUPRIO_BE_NICE(n))
+
+static int sys_gpuprio_set(int which, int who, int prio)
+{
+	return syscall(__NR_gpuprio_set, which, who, prio);
+}
+
+static int sys_gpuprio_get(int which, int who)
+{
+	return syscall(__NR_gpuprio_get, which, who);
+}
+
+static int get_pid(pid_t pid)
+{
+	return sys_gpuprio_get(GPUPRIO_WHO_PROCESS, pid);
+}
+
+/* The file exists exactly when the running kernel has the feature. */
+static bool gpuprio_supported(void)
+{
+	return access("/proc/self/gpu_nice", F_OK) == 0;
+}
+
+/* Read /proc/<pid>/gpu_nice into @buf without the newline. */
+static int read_gpu_nice(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/* Write @text in one write(2); 0 or -errno. */
+static int write_gpu_nice(pid_t pid, const char *text, size_t len)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", pid);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A child that sleeps until killed, with the given uid, nice and value. */
+static pid_t spawn_target(uid_t uid, int nice, int prio, pid_t pgid)
+{
+	int pipefd[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (pgid >= 0 && setpgid(0, pgid))
+			_exit(1);
+		if (setpriority(PRIO_PROCESS, 0, nice) ||
+		    sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio) ||
+		    setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(1);
+		close(pipefd[0]);
+		if (write(pipefd[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &c, 1) != 1) {
+		close(pipefd[0]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* A pid that surely has no task: a reaped child's, unless recycled. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/* Every test but the encoding one needs the feature; it skips without. */
+FIXTURE(gpuprio) {};
+
+FIXTURE_SETUP(gpuprio)
+{
+	if (!gpuprio_supported())
+		SKIP(return, "kernel has no GPU priority support");
+}
+
+FIXTURE_TEARDOWN(gpuprio)
+{
+}
+
+TEST(encoding)
+{
+	EXPECT_EQ(0, NONE);
+	EXPECT_EQ(13, GPUPRIO_CLASS_SHIFT);
+	EXPECT_EQ((2 << 13) | 30, BE(10));
+	EXPECT_EQ(10, GPUPRIO_TO_NICE(BE(10)));
+	EXPECT_EQ(-20, GPUPRIO_TO_NICE(BE(-20)));
+	EXPECT_EQ(GPUPRIO_CLASS_RT, GPUPRIO_PRIO_CLASS(RT(5)));
+	EXPECT_EQ(5U, GPUPRIO_PRIO_DATA(RT(5)));
+	EXPECT_EQ(3 << 13, IDLE);
+	EXPECT_EQ(8, GPUPRIO_RT_LEVELS);
+}
+
+TEST_F(gpuprio, default_is_none_and_follows_cpu_nice)
+{
+	char buf[64];
+
+	ASSERT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 7));
+	ASSERT_EQ(0, read_gpu_nice(getpid(), buf, sizeof(buf)));
+	EXPECT_STREQ("none 7", buf);
+	/* A group or user read resolves NONE to best effort at the CPU nice. */
+	ASSERT_EQ(0, setpgid(0, 0));
+	EXPECT_EQ(BE(7), sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 12));
+	EXPECT_EQ(BE(12), sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+	EXPECT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+}
+
+TEST_F(gpuprio, round_trip_every_valid_value)
+{
+	char buf[64], want[64];
+	int values[1 + GPUPRIO_RT_LEVELS + GPUPRIO_BE_LEVELS + 1];
+	int i, n = 0;
+
+	values[n++] = NONE;
+	for (i = 0; i < GPUPRIO_RT_LEVELS; i++)
+		values[n++] = RT(i);
+	for (i = -20; i <= 19; i++)
+		values[n++] = BE(i);
+	values[n++] = IDLE;
+
+	for (i = 0; i < n; i++) {
+		int v = values[i];
+
+		ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, v));
+		ASSERT_EQ(v, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+		ASSERT_EQ(0, read_gpu_nice(getpid(), buf, sizeof(buf)));
+		switch (GPUPRIO_PRIO_CLASS(v)) {
+		case GPUPRIO_CLASS_RT:
+			snprintf(want, sizeof(want), "realtime %d",
+				 GPUPRIO_PRIO_DATA(v));
+			break;
+		case GPUPRIO_CLASS_BE:
+			snprintf(want, sizeof(want), "best-effort %d",
+				 GPUPRIO_TO_NICE(v));
+			break;
+		case GPUPRIO_CLASS_IDLE:
+			snprintf(want, sizeof(want), "idle");
+			break;
+		default:
+			snprintf(want, sizeof(want), "none %d",
+				 getpriority(PRIO_PROCESS, 0));
+		}
+		EXPECT_STREQ(want, buf);
+	}
+}
+
+TEST_F(gpuprio, einval_leaves_value_unchanged)
+{
+	static const int bad_values[] = {
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_NONE, 1),
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 8),
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_BE, 40),
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_BE, GPUPRIO_PRIO_MASK),
+		GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 1),
+		GPUPRIO_PRIO_VALUE(4, 0),
+		GPUPRIO_PRIO_VALUE(7, 0),
+		1 << 16,
+		BE(5) | 1 << 20,
+		-1,
+		INT_MIN,
+	};
+	static const int bad_which[] = { 0, 4, -1, 1000 };
+	unsigned int i;
+
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(4)));
+	for (i = 0; i < ARRAY_SIZE(bad_values); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0,
+					      bad_values[i]));
+		EXPECT_EQ(EINVAL, errno) TH_LOG("value %#x", bad_values[i]);
+		EXPECT_EQ(BE(4), sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_which); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(bad_which[i], 0, BE(1)));
+		EXPECT_EQ(EINVAL, errno);
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_get(bad_which[i], 0));
+		EXPECT_EQ(EINVAL, errno);
+	}
+	EXPECT_EQ(BE(4), sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+}
+
+TEST_F(gpuprio, esrch_when_nothing_matches)
+{
+	pid_t gone;
+	int which;
+
+	gone = dead_pid();
+	for (which = GPUPRIO_WHO_PROCESS; which <= GPUPRIO_WHO_PGRP; which++) {
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(which, gone, BE(3)));
+		EXPECT_EQ(ESRCH, errno);
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_get(which, gone));
+		EXPECT_EQ(ESRCH, errno);
+	}
+	/* A uid with no task at all. */
+	errno = 0;
+	EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_USER, 54321, BE(3)));
+	EXPECT_EQ(ESRCH, errno);
+	errno = 0;
+	EXPECT_EQ(-1, sys_gpuprio_get(GPUPRIO_WHO_USER, 54321));
+	EXPECT_EQ(ESRCH, errno);
+}
+
+TEST_F(gpuprio, proc_write_forms)
+{
+	static const struct {
+		const char *text;
+		const char *reads;
+	} good[] = {
+		{ "5", "best-effort 5" },
+		{ "  best-effort -3\n", "best-effort -3" },
+		{ " 4 ", "best-effort 4" },
+		{ "best-effort\t19\n", "best-effort 19" },
+		{ "realtime 2", "realtime 2" },
+		{ "idle\n", "idle" },
+		{ "-20", "best-effort -20" },
+		{ "none", "none 0" },
+	};
+	static const char *const bad[] = {
+		"", "\n", "foo", "best-effort", "best-effort 20", "20", "-21",
+		"realtime 8", "realtime -1", "realtime", "idle 0", "none 0",
+		"5 6", "5x", "best-effort 5 5", "0x5",
+		"best-effort                              1",
+	};
+	char buf[64];
+	unsigned int i;
+	pid_t me = getpid();
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		EXPECT_EQ(0, write_gpu_nice(me, good[i].text,
+					    strlen(good[i].text)))
+			TH_LOG("writing '%s'", good[i].text);
+		ASSERT_EQ(0, read_gpu_nice(me, buf, sizeof(buf)));
+		EXPECT_STREQ(good[i].reads, buf);
+	}
+	ASSERT_EQ(0, write_gpu_nice(me, "7", 1));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, write_gpu_nice(me, bad[i], strlen(bad[i])))
+			TH_LOG("writing '%s'", bad[i]);
+		EXPECT_EQ(BE(7), get_pid(0));
+	}
+	/* A thread's own file reaches only that thread. */
+	ASSERT_EQ(0, read_gpu_nice(me, buf, sizeof(buf)));
+	EXPECT_STREQ("best-effort 7", buf);
+}
+
+static void *thread_reads_own(void *arg)
+{
+	int *out = arg;
+
+	out[0] = sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	out[1] = sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(15));
+	out[2] = sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	return NULL;
+}
+
+TEST_F(gpuprio, fork_and_thread_inherit)
+{
+	int status, seen[3];
+	pthread_t t;
+	pid_t pid;
+
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(6)));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(get_pid(0) == BE(6) ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, thread_reads_own, seen));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(BE(6), seen[0]);
+	EXPECT_EQ(0, seen[1]);
+	EXPECT_EQ(BE(15), seen[2]);
+	/* The thread's change was its own. */
+	EXPECT_EQ(BE(6), get_pid(0));
+}
+
+TEST_F(gpuprio, sched_reset_on_fork)
+{
+	static const struct {
+		int before, child;
+	} cases[] = {
+		{ RT(3), NONE },
+		{ BE(-5), NONE },
+		{ BE(5), BE(5) },
+		{ IDLE, IDLE },
+	};
+	struct sched_param sp = { 0 };
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ASSERT_EQ(0, sched_setscheduler(0, SCHED_OTHER |
+						SCHED_RESET_ON_FORK, &sp));
+		ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0,
+					     cases[i].before));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(get_pid(0) != cases[i].child);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("case %u", i);
+	}
+}
+
+TEST_F(gpuprio, pgrp_set_and_get)
+{
+	pid_t a, b, c;
+
+	a = spawn_target(0, 0, NONE, 0);
+	ASSERT_LT(0, a);
+	b = spawn_target(0, 0, NONE, a);
+	c = spawn_target(0, 3, NONE, a);
+	ASSERT_LT(0, b);
+	ASSERT_LT(0, c);
+
+	/* Highest effective: c is unset at CPU nice 3, a and b at nice 0. */
+	EXPECT_EQ(BE(0), sys_gpuprio_get(GPUPRIO_WHO_PGRP, a));
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PGRP, a, BE(9)));
+	EXPECT_EQ(BE(9), get_pid(a));
+	EXPECT_EQ(BE(9), get_pid(b));
+	EXPECT_EQ(BE(9), get_pid(c));
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, b, IDLE));
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, c, RT(4)));
+	EXPECT_EQ(RT(4), sys_gpuprio_get(GPUPRIO_WHO_PGRP, a));
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, c, BE(12)));
+	EXPECT_EQ(BE(9), sys_gpuprio_get(GPUPRIO_WHO_PGRP, a));
+	/* The caller's own group is untouched. */
+	EXPECT_EQ(NONE, get_pid(0));
+	reap(a);
+	reap(b);
+	reap(c);
+}
+
+TEST_F(gpuprio, user_set_and_get)
+{
+	pid_t a, b, other;
+
+	a = spawn_target(UID_OTHER + 1, 0, NONE, -1);
+	b = spawn_target(UID_OTHER + 1, 0, BE(2), -1);
+	other = spawn_target(UID_OTHER + 2, 0, NONE, -1);
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	ASSERT_LT(0, other);
+
+	EXPECT_EQ(BE(0), sys_gpuprio_get(GPUPRIO_WHO_USER, UID_OTHER + 1));
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_USER, UID_OTHER + 1,
+				     BE(11)));
+	EXPECT_EQ(BE(11), get_pid(a));
+	EXPECT_EQ(BE(11), get_pid(b));
+	EXPECT_EQ(NONE, get_pid(other));
+	EXPECT_EQ(BE(11), sys_gpuprio_get(GPUPRIO_WHO_USER, UID_OTHER + 1));
+	reap(a);
+	reap(b);
+	reap(other);
+}
+
+/* Who makes the call in a permission case. */
+enum caller {
+	CALLER_ROOT,
+	CALLER_USER,		/* uid UID_OWN, no capabilities */
+	CALLER_USER_CAP,	/* uid UID_OWN, only CAP_SYS_NICE */
+	CALLER_USER_RLIMIT,	/* uid UID_OWN, RLIMIT_NICE 25 (nice -5) */
+};
+
+enum target {
+	TARGET_SELF,
+	TARGET_OWN,		/* another process of UID_OWN */
+	TARGET_OTHER,		/* a process of UID_OTHER */
+};
+
+/* Drop from root to UID_OWN, keeping only what @who may keep. */
+static int become(enum caller who)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (who == CALLER_ROOT)
+		return 0;
+	if (who == CALLER_USER_RLIMIT) {
+		struct rlimit rl = { 25, 25 };
+
+		if (setrlimit(RLIMIT_NICE, &rl))
+			return -1;
+	}
+	if (prctl(PR_SET_KEEPCAPS, who == CALLER_USER_CAP))
+		return -1;
+	if (setresgid(UID_OWN, UID_OWN, UID_OWN) ||
+	    setresuid(UID_OWN, UID_OWN, UID_OWN))
+		return -1;
+	if (who == CALLER_USER_CAP) {
+		data[0].effective = 1U << CAP_SYS_NICE;
+		data[0].permitted = 1U << CAP_SYS_NICE;
+	}
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/* The text /proc/<pid>/gpu_nice takes for @prio. */
+static void prio_text(int prio, char *buf, size_t len)
+{
+	switch (GPUPRIO_PRIO_CLASS(prio)) {
+	case GPUPRIO_CLASS_RT:
+		snprintf(buf, len, "realtime %d", GPUPRIO_PRIO_DATA(prio));
+		break;
+	case GPUPRIO_CLASS_BE:
+		snprintf(buf, len, "best-effort %d", GPUPRIO_TO_NICE(prio));
+		break;
+	case GPUPRIO_CLASS_IDLE:
+		snprintf(buf, len, "idle");
+		break;
+	default:
+		snprintf(buf, len, "none");
+	}
+}
+
+FIXTURE(perm) {
+	pid_t target;
+};
+
+/* One row of the permission matrix. */
+struct perm_case {
+	enum caller caller;
+	enum target target;
+	int cpu_nice;		/* of the target */
+	int before;		/* the target's value, set by root */
+	int prio;		/* what the caller asks for */
+	int error;		/* expected errno, 0 for success */
+};
+
+FIXTURE_VARIANT(perm) {
+	struct perm_case row;
+};
+
+FIXTURE_SETUP(perm)
+{
+	uid_t uid = variant->row.target == TARGET_OTHER ? UID_OTHER : UID_OWN;
+
+	if (!gpuprio_supported())
+		SKIP(return, "kernel has no GPU priority support");
+	self->target = 0;
+	if (variant->row.target == TARGET_SELF)
+		return;
+	self->target = spawn_target(uid, variant->row.cpu_nice, variant->row.before,
+				    -1);
+	ASSERT_LT(0, self->target);
+}
+
+FIXTURE_TEARDOWN(perm)
+{
+	if (self->target > 0)
+		reap(self->target);
+}
+
+/*
+ * In a child: become the caller, make the change through the syscall or
+ * /proc and check both the error and the value it leaves. Exit status 0
+ * when both match the variant.
+ */
+static void perm_child(const struct perm_case *row, pid_t who, bool via_proc)
+{
+	int ret, err, now, want;
+	char text[32];
+
+	if (row->target == TARGET_SELF &&
+	    (setpriority(PRIO_PROCESS, 0, row->cpu_nice) ||
+	     sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, row->before)))
+		_exit(10);
+	if (become(row->caller))
+		_exit(11);
+	if (!who)
+		who = getpid();
+
+	if (via_proc) {
+		prio_text(row->prio, text, sizeof(text));
+		err = -write_gpu_nice(who, text, strlen(text));
+	} else {
+		ret = sys_gpuprio_set(GPUPRIO_WHO_PROCESS, who, row->prio);
+		err = ret ? errno : 0;
+	}
+	now = get_pid(who);
+	want = row->error ? row->before : row->prio;
+	if (err != row->error) {
+		fprintf(stderr, "# %s: errno %d (%s), expected %d\n",
+			via_proc ? "proc" : "syscall", err, strerror(err),
+			row->error);
+		_exit(1);
+	}
+	if (now != want) {
+		fprintf(stderr, "# %s: value %#x, expected %#x\n",
+			via_proc ? "proc" : "syscall", now, want);
+		_exit(2);
+	}
+	_exit(0);
+}
+
+TEST_F(perm, change)
+{
+	int status, via_proc;
+	pid_t pid;
+
+	for (via_proc = 0; via_proc <= 1; via_proc++) {
+		/* Both paths start from the same state. */
+		if (self->target)
+			ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS,
+						     self->target,
+						     variant->row.before));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			perm_child(&variant->row, self->target, via_proc);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("via %s", via_proc ? "proc" : "syscall");
+	}
+}
+
+/* caller, target, target's CPU nice, value before, value asked, errno */
+#define R CALLER_ROOT
+#define U CALLER_USER
+#define UC CALLER_USER_CAP
+#define UR CALLER_USER_RLIMIT
+#define SELF TARGET_SELF
+#define OWN TARGET_OWN
+#define OTHER TARGET_OTHER
+
+FIXTURE_VARIANT_ADD(perm, root_self_raise) { { R, SELF, 0, NONE, BE(-20), 0 } };
+FIXTURE_VARIANT_ADD(perm, root_self_rt) { { R, SELF, 0, NONE, RT(0), 0 } };
+FIXTURE_VARIANT_ADD(perm, root_other_rt) { { R, OTHER, 0, NONE, RT(3), 0 } };
+FIXTURE_VARIANT_ADD(perm, root_other_raise) { { R, OTHER, 5, BE(10), BE(-20), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_lower) { { U, SELF, 0, NONE, BE(10), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_back_to_cpu_nice) { { U, SELF, 5, BE(15), BE(5), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_back_from_idle) { { U, SELF, 0, IDLE, BE(0), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_above_cpu_nice) { { U, SELF, 5, BE(15), BE(4), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_self_above_zero) { { U, SELF, 0, NONE, BE(-1), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_self_within_boost) { { U, SELF, 0, BE(-5), BE(-3), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_above_boost) { { U, SELF, 0, BE(-5), BE(-6), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_self_rt) { { U, SELF, 0, NONE, RT(7), EPERM } };
+FIXTURE_VARIANT_ADD(perm, user_self_idle) { { U, SELF, 0, BE(-5), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_none) { { U, SELF, 0, BE(19), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_none_from_idle) { { U, SELF, -5, IDLE, NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, user_own_lower) { { U, OWN, 0, NONE, BE(10), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_own_above_cpu_nice) { { U, OWN, 0, NONE, BE(-1), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_own_rt) { { U, OWN, 0, NONE, RT(0), EPERM } };
+FIXTURE_VARIANT_ADD(perm, user_other_lower) { { U, OTHER, 0, NONE, BE(10), EPERM } };
+FIXTURE_VARIANT_ADD(perm, user_other_idle) { { U, OTHER, 0, NONE, IDLE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, user_other_none) { { U, OTHER, 0, BE(3), NONE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, cap_self_raise) { { UC, SELF, 0, NONE, BE(-20), 0 } };
+FIXTURE_VARIANT_ADD(perm, cap_self_rt) { { UC, SELF, 0, NONE, RT(0), 0 } };
+FIXTURE_VARIANT_ADD(perm, cap_other_lower) { { UC, OTHER, 0, NONE, BE(10), 0 } };
+FIXTURE_VARIANT_ADD(perm, cap_other_raise) { { UC, OTHER, 0, NONE, BE(-20), 0 } };
+FIXTURE_VARIANT_ADD(perm, rlimit_self_allowed) { { UR, SELF, 0, NONE, BE(-5), 0 } };
+FIXTURE_VARIANT_ADD(perm, rlimit_self_beyond) { { UR, SELF, 0, NONE, BE(-6), EACCES } };
+FIXTURE_VARIANT_ADD(perm, rlimit_self_rt) { { UR, SELF, 0, NONE, RT(0), EPERM } };
+
+TEST_F(gpuprio, pgrp_goes_on_past_a_refused_task)
+{
+	int status;
+	pid_t own, other, caller;
+
+	own = spawn_target(UID_OWN, 0, NONE, 0);
+	ASSERT_LT(0, own);
+	other = spawn_target(UID_OTHER, 0, NONE, own);
+	ASSERT_LT(0, other);
+
+	caller = fork();
+	ASSERT_LE(0, caller);
+	if (caller == 0) {
+		int ret;
+
+		if (become(CALLER_USER))
+			_exit(10);
+		ret = sys_gpuprio_set(GPUPRIO_WHO_PGRP, own, BE(8));
+		_exit(ret == -1 && errno == EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(caller, waitpid(caller, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(BE(8), get_pid(own));
+	EXPECT_EQ(NONE, get_pid(other));
+	reap(own);
+	reap(other);
+}
+
+TEST_F(gpuprio, proc_write_needs_the_openers_credentials)
+{
+	char path[64];
+	int status, fd;
+	pid_t target, pid;
+
+	target = spawn_target(UID_OWN, 0, NONE, -1);
+	ASSERT_LT(0, target);
+	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", target);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* Opened by root, written by the target's own user. */
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || become(CALLER_USER))
+			_exit(10);
+		if (write(fd, "10", 2) != -1 || errno != EPERM)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NONE, get_pid(target));
+
+	/* The same write through a file opened by that user succeeds. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (become(CALLER_USER))
+			_exit(10);
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, "10", 2) != 2)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(BE(10), get_pid(target));
+	reap(target);
+}
+
+TEST_HARNESS_MAIN
