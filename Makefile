@@ -21,13 +21,14 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
 
 help:
 	@echo 'Targets:'
+	@echo '  make demo      build, boot and run the GPU nice walk-through'
 	@echo '  make check     build everything, run all tests (host and guest)'
 	@echo '  make kernel    build the patched test kernel ($(BZIMAGE))'
 	@echo '  make vm        boot the test kernel with a shell on the console'
@@ -95,6 +96,11 @@ check: deps
 	@rm -rf $(OUT)/check && mkdir -p $(OUT)/check
 	@$(MAKE) --no-print-directory check-guest check-host || true
 	@tests/summarize.py $(OUT)/check
+
+demo: deps
+	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
+		"$(MAKE) --no-print-directory initramfs" \
+		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
 
 vm: kernel initramfs
 	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm

@@ -1,0 +1,20 @@
+#!/bin/sh
+# make demo, after the build: boot the guest in demo mode and print the
+# walk-through it runs. Exit status 0 only if every step behaved as shown.
+#
+# usage: demo.sh <bzImage> <initramfs> <result dir>
+set -u
+kernel=$1 initrd=$2 results=$3
+here=$(dirname "$0")
+
+GUEST_APPEND=gpunice.demo GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
+	"$here/run-guest.sh" "$kernel" "$initrd" "$results" || exit 1
+log=$results/console.log
+if ! grep -q '^@@DEMO-END' "$log"; then
+	echo "demo: the guest did not finish the walk-through; its console:"
+	tail -n 40 "$log"
+	exit 1
+fi
+sed -n '/^@@DEMO-BEGIN/,/^@@DEMO-END/p' "$log" | tr -d '\r' | sed '1d;$d'
+echo "  (guest booted and ran in $(cat "$results/guest-seconds") s)"
+grep -q '^@@DEMO-END rc=0' "$log"
