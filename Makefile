@@ -13,7 +13,8 @@ KDIR	:= $(OUT)/linux
 PRISTINE := $(OUT)/linux-pristine
 HDRS	:= $(OUT)/headers
 TESTBIN	:= $(OUT)/guest-bin
-KCONFIG	:= configs/gpuprio-test.config
+# Extra fragments (e.g. configs/debug.config) are merged after the base one.
+KCONFIG	:= configs/gpuprio-test.config $(KCONFIG_EXTRA)
 BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage
 INITRD	:= $(OUT)/initramfs.cpio.gz
 
@@ -46,9 +47,9 @@ $(KDIR)/.config: $(KCONFIG) | $(KDIR)/.gpunice-files
 	@echo "  CONFIG  tinyconfig + $(KCONFIG)"
 	@$(MAKE) -s -C $(KDIR) tinyconfig >/dev/null
 	@cd $(KDIR) && scripts/kconfig/merge_config.sh -m -Q .config \
-		$(CURDIR)/$(KCONFIG) >/dev/null
+		$(addprefix $(CURDIR)/,$(KCONFIG)) >/dev/null
 	@$(MAKE) -s -C $(KDIR) olddefconfig >/dev/null
-	@scripts/check-config.sh $(KCONFIG) $(KDIR)/.config
+	@cat $(KCONFIG) | scripts/check-config.sh - $(KDIR)/.config
 
 kernel: $(KDIR)/.config
 	@echo "  BUILD   kernel (incremental; a full build takes ~4 min)"

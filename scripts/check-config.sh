@@ -4,7 +4,7 @@
 set -eu
 fragment=$1 config=$2
 bad=0
-grep '^CONFIG_' "$fragment" | while IFS= read -r want; do
+grep "^CONFIG_" "$fragment" | while IFS= read -r want; do
 	grep -qx "$want" "$config" && continue
 	echo "check-config: $want requested but not set" >&2
 	echo x
