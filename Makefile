@@ -22,7 +22,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -32,6 +32,7 @@ help:
 	@echo '  make demo      build, boot and run the GPU nice walk-through'
 	@echo '  make check     build everything, run all tests (host and guest)'
 	@echo '  make kernel    build the patched test kernel ($(BZIMAGE))'
+	@echo '  make patches  the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make vm        boot the test kernel with a shell on the console'
 	@echo '  make clean     remove $(OUT)'
 	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
@@ -68,6 +69,14 @@ $(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c kernel
 	@$(ARCH_CC) $(CFLAGS_SELFTEST) -isystem $(HDRS)/include \
 		-iquote $(KDIR)/$(SELFTEST_DIR) -o $@ $<
 
+# The fuzzer and the stress test of the guest (suites 30 and 40).
+GUEST_PROGS += $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress
+$(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress: $(TESTBIN)/%: \
+		tests/guest/%.c kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+
 # gpunice and its example, static, under the names the guest tests use.
 GPUNICE_OUT := $(OUT)/gpunice
 $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
@@ -102,6 +111,28 @@ demo: deps
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
+
+# The upstream series: git format-patch output with the cover letter, checked
+# to apply with git am to a clean tree and to equal the tested tree.
+patches: kernel
+	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
+		$(OUT)/patches > $(OUT)/patches.tap; \
+	rc=$$?; grep -v '^ok' $(OUT)/patches.tap; \
+	echo "  PATCHES $(OUT)/patches ($$(grep -c '^ok' $(OUT)/patches.tap) checks passed)"; \
+	exit $$rc
+
+# --- make check-debug -------------------------------------------------------
+# The same tests on a debug kernel (configs/debug.config: lockdep, KASAN,
+# UBSAN, ...) built in its own $(OUT)/debug, with the fuzzer and the stress
+# test run longer (gpunice.long=1 on the guest's command line). Any lockdep,
+# KASAN, UBSAN, BUG or WARNING line fails the run (tests/summarize.py).
+.PHONY: check-debug
+check-debug: deps
+	@GUEST_APPEND="$(GUEST_APPEND) gpunice.long=1" \
+		GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1800} \
+		$(MAKE) --no-print-directory check OUT=$(OUT)/debug \
+		KCONFIG_EXTRA=configs/debug.config
+# --- end of make check-debug ------------------------------------------------
 
 vm: kernel initramfs
 	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm

@@ -9,7 +9,7 @@ set -eu
 tarball=$1 pristine=$2 tree=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # Folders of the repository that hold new files at their kernel paths.
-kernel_dirs="kernel include fs drivers tools/testing/selftests/gpuprio"
+kernel_dirs="kernel include fs drivers tools/testing/selftests/gpuprio Documentation"
 
 unpack() {
 	[ -f "$1/.unpacked" ] && return 0

@@ -1,0 +1,144 @@
+#!/bin/sh
+# Turn the repository into the series sent upstream: one commit per patch
+# of patches/series, each with the new files patches/files gives it, on top
+# of the pristine 6.12 tree; then git format-patch with the cover letter,
+# and prove the result: git am applies it to a clean tree, which then holds
+# exactly the tree that make check built and tested.
+#
+# usage: make-patches.sh <pristine tree> <tested tree> <work dir> <out dir>
+# Prints TAP, one line per check.
+set -u
+
+pristine=$1 tested=$2 work=$3 out=$4
+repo=$(cd "$(dirname "$0")/.." && pwd)
+upstream=$work/upstream
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
+
+export GIT_AUTHOR_DATE="2026-12-01T00:00:00Z"
+export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+export GIT_COMMITTER_NAME="gpunice maintainers"
+export GIT_COMMITTER_EMAIL="maintainers@users.noreply.a-seed-5f169c72.example"
+
+# A git repository of the pristine tree, made once (it takes a minute).
+if [ ! -f "$upstream/.base-ready" ]; then
+	echo "# making a git tree of the pristine source (once)" >&2
+	rm -rf "$upstream"
+	mkdir -p "$work"
+	cp -a "$pristine" "$upstream"
+	rm -f "$upstream/.unpacked"
+	(cd "$upstream" && git init -q -b master && git add -f -A &&
+	 git -c user.name="$GIT_COMMITTER_NAME" \
+		-c user.email="$GIT_COMMITTER_EMAIL" \
+		commit -q -m "Linux $(make -s kernelversion) (Debian linux-source-6.12)" &&
+	 git tag -f base >/dev/null) || { echo "not ok 1 base tree"; exit 1; }
+	touch "$upstream/.base-ready"
+fi
+
+cd "$upstream" || exit 1
+git checkout -q -f -B gpunice base && git clean -q -fdx -e .base-ready
+
+# Every new file is claimed by exactly one patch.
+claimed=$(mktemp)
+sed -e '/^#/d' -e '/^$/d' "$repo/patches/files" | cut -d' ' -f2- |
+	tr ' ' '\n' | while read -r f; do
+		(cd "$repo" && find "$f" -type f)
+	done | sort > "$claimed"
+(cd "$repo" && find kernel include fs drivers Documentation \
+	tools/testing/selftests/gpuprio -type f 2>/dev/null | sort) |
+	comm -23 - "$claimed" > "$claimed.missing"
+if [ -s "$claimed.missing" ]; then
+	not_ok "every new file belongs to a patch"
+	sed 's/^/# unclaimed: /' "$claimed.missing"
+else
+	ok "every new file belongs to a patch"
+fi
+rm -f "$claimed" "$claimed.missing"
+
+for p in $(cat "$repo/patches/series"); do
+	files=$(sed -n "s|^$p ||p" "$repo/patches/files")
+	for f in $files; do
+		mkdir -p "$(dirname "$f")"
+		cp -R "$repo/$f" "$(dirname "$f")/"
+	done
+	if ! git apply --index "$repo/patches/$p"; then
+		not_ok "$p applies"
+		continue
+	fi
+	git add -f -A -- . ":!.base-ready"
+	subject=$(sed -n 's/^Subject: \[PATCH\] //p' "$repo/patches/$p" | head -n 1)
+	author=$(sed -n 's/^From: //p' "$repo/patches/$p" | head -n 1)
+	{
+		echo "$subject"
+		echo
+		sed -n '/^$/,/^---$/p' "$repo/patches/$p" | sed '1d;$d'
+	} > "$work/msg"
+	git -c user.name="$GIT_COMMITTER_NAME" \
+		-c user.email="$GIT_COMMITTER_EMAIL" \
+		commit -q --author="$author" -F "$work/msg"
+done
+ok "one commit per patch ($(git rev-list --count base..gpunice) commits)"
+
+rm -rf "$out"
+mkdir -p "$out"
+git format-patch -q --cover-letter --thread=shallow -o "$out" base..gpunice
+python3 - "$out" "$repo/patches/cover-letter.txt" <<'PY'
+import glob, sys
+out, cover = sys.argv[1], sys.argv[2]
+path = glob.glob(out + '/0000-cover-letter.patch')[0]
+text = open(cover).read()
+subject, blurb = text.split('\n', 1)
+s = open(path).read()
+s = s.replace('*** SUBJECT HERE ***', subject.strip())
+s = s.replace('*** BLURB HERE ***', blurb.strip())
+open(path, 'w').write(s)
+PY
+ok "git format-patch wrote $(ls "$out" | wc -l) files to $out"
+
+# git am onto a clean tree gives exactly the tree make check tested.
+rm -rf "$work/am"
+git worktree prune
+git worktree add -q --detach "$work/am" base
+if git -C "$work/am" -c user.name=t -c user.email=t@t am -q \
+	$(ls "$out"/*.patch | grep -v 0000-cover-letter); then
+	ok "git am applies the series to a clean 6.12 tree"
+else
+	not_ok "git am applies the series to a clean 6.12 tree"
+fi
+diffs=0
+while read -r f; do
+	cmp -s "$work/am/$f" "$tested/$f" || {
+		echo "# differs from the tested tree: $f"
+		diffs=$((diffs + 1))
+	}
+done < "$tested/.gpunice-files"
+if [ $diffs -eq 0 ]; then
+	ok "the result is the tree make check built and tested"
+else
+	not_ok "the result is the tree make check built and tested"
+fi
+git worktree remove --force "$work/am"
+
+# checkpatch --strict on what is sent. A warning that new files may need a
+# MAINTAINERS update is accepted when the commit message says why.
+for p in "$out"/*.patch; do
+	case $p in *0000-cover-letter*) continue ;; esac
+	res=$(scripts/checkpatch.pl --strict -q --show-types "$p" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] &&
+	   ! echo "$res" | grep -E '^(ERROR|WARNING|CHECK):' |
+		grep -qv '^WARNING:FILE_PATH_CHANGES:' &&
+	   sed -n '/^$/,/^---$/p' "$p" | grep -q MAINTAINERS; then
+		rc=0
+	fi
+	if [ $rc -eq 0 ]; then
+		ok "checkpatch --strict ${p##*/}"
+	else
+		not_ok "checkpatch --strict ${p##*/}"
+		echo "$res" | sed 's/^/# /'
+	fi
+done
+echo "1..$n"
+exit $failed
