@@ -95,7 +95,8 @@ initramfs: guest-bin
 	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest
 
 check-guest: kernel initramfs
-	@tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
+	@GUEST_APPEND="$$(tests/i915-mock-params.sh $(KDIR)) $(GUEST_APPEND)" \
+		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
 
 check-host: kernel
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \

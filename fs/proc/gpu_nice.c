@@ -124,6 +124,9 @@ static ssize_t gpu_nice_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
+	/* A NUL byte is in no accepted form: "5\0junk" must not read as "5". */
+	if (strlen(buf) != count)
+		return -EINVAL;
 
 	err = gpu_nice_parse(buf, &prio);
 	if (err)

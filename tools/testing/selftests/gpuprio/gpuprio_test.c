@@ -454,6 +454,7 @@ enum caller {
 	CALLER_USER,		/* uid UID_OWN, no capabilities */
 	CALLER_USER_CAP,	/* uid UID_OWN, only CAP_SYS_NICE */
 	CALLER_USER_RLIMIT,	/* uid UID_OWN, RLIMIT_NICE 25 (nice -5) */
+	CALLER_USERNS,		/* uid UID_OWN, all capabilities in a new user ns */
 };
 
 enum target {
@@ -461,6 +462,37 @@ enum target {
 	TARGET_OWN,		/* another process of UID_OWN */
 	TARGET_OTHER,		/* a process of UID_OTHER */
 };
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * An unprivileged user's own user namespace, uid 0 in it mapped to UID_OWN:
+ * the caller then has every capability, CAP_SYS_NICE included, but only
+ * over that namespace. Tasks outside it keep their initial user namespace.
+ */
+static int enter_userns(void)
+{
+	char map[32];
+
+	snprintf(map, sizeof(map), "0 %d 1", UID_OWN);
+	/* The setuid made /proc/self root's; uid_map is its owner's. */
+	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER) ||
+	    write_file("/proc/self/setgroups", "deny") ||
+	    write_file("/proc/self/uid_map", map) ||
+	    write_file("/proc/self/gid_map", map))
+		return -1;
+	return 0;
+}
 
 /* Drop from root to UID_OWN, keeping only what @who may keep. */
 static int become(enum caller who)
@@ -487,7 +519,9 @@ static int become(enum caller who)
 		data[0].effective = 1U << CAP_SYS_NICE;
 		data[0].permitted = 1U << CAP_SYS_NICE;
 	}
-	return syscall(SYS_capset, &hdr, data);
+	if (syscall(SYS_capset, &hdr, data))
+		return -1;
+	return who == CALLER_USERNS ? enter_userns() : 0;
 }
 
 /* The text /proc/<pid>/gpu_nice takes for @prio. */
@@ -615,6 +649,7 @@ TEST_F(perm, change)
 #define U CALLER_USER
 #define UC CALLER_USER_CAP
 #define UR CALLER_USER_RLIMIT
+#define UN CALLER_USERNS
 #define SELF TARGET_SELF
 #define OWN TARGET_OWN
 #define OTHER TARGET_OTHER
@@ -647,6 +682,118 @@ FIXTURE_VARIANT_ADD(perm, cap_other_raise) { { UC, OTHER, 0, NONE, BE(-20), 0 } 
 FIXTURE_VARIANT_ADD(perm, rlimit_self_allowed) { { UR, SELF, 0, NONE, BE(-5), 0 } };
 FIXTURE_VARIANT_ADD(perm, rlimit_self_beyond) { { UR, SELF, 0, NONE, BE(-6), EACCES } };
 FIXTURE_VARIANT_ADD(perm, rlimit_self_rt) { { UR, SELF, 0, NONE, RT(0), EPERM } };
+FIXTURE_VARIANT_ADD(perm, userns_self_above_cpu_nice) { { UN, SELF, 5, BE(15), BE(4), EACCES } };
+FIXTURE_VARIANT_ADD(perm, userns_self_rt) { { UN, SELF, 0, NONE, RT(0), EPERM } };
+FIXTURE_VARIANT_ADD(perm, userns_own_above_boost) { { UN, OWN, 0, BE(-5), BE(-6), EACCES } };
+FIXTURE_VARIANT_ADD(perm, userns_other_lower) { { UN, OTHER, 0, NONE, BE(10), EPERM } };
+
+/*
+ * The full matrix: every caller x target x change, from the same state (the
+ * target at CPU nice 0, lowered to GPU nice 10 by root). The rules:
+ * - root and CAP_SYS_NICE in the initial namespace may do everything;
+ * - another user's task is EPERM, whatever the change, to everyone else;
+ * - realtime needs CAP_SYS_NICE in the initial namespace: EPERM;
+ * - lowering, going back up to the CPU nice, idle and none are free;
+ * - above the CPU nice (nice -3) needs the target's RLIMIT_NICE (25, so
+ *   down to nice -5, only for the rlimit caller's own process) or
+ *   CAP_SYS_NICE in the initial namespace: EACCES.
+ * A user namespace's CAP_SYS_NICE counts for none of this: its tasks
+ * outside the namespace keep the initial one, and capable() looks there.
+ */
+#define LOWER BE(15)
+#define BACK BE(0)
+#define ABOVE BE(-3)
+#define RTL RT(4)
+FIXTURE_VARIANT_ADD(perm, m_root_self_lower) { { R, SELF, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_self_back) { { R, SELF, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_self_above) { { R, SELF, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_self_rt) { { R, SELF, 0, BE(10), RTL, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_self_idle) { { R, SELF, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_self_none) { { R, SELF, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_own_lower) { { R, OWN, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_own_back) { { R, OWN, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_own_above) { { R, OWN, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_own_rt) { { R, OWN, 0, BE(10), RTL, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_own_idle) { { R, OWN, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_own_none) { { R, OWN, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_other_lower) { { R, OTHER, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_other_back) { { R, OTHER, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_other_above) { { R, OTHER, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_other_rt) { { R, OTHER, 0, BE(10), RTL, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_other_idle) { { R, OTHER, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_root_other_none) { { R, OTHER, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_self_lower) { { U, SELF, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_self_back) { { U, SELF, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_self_above) { { U, SELF, 0, BE(10), ABOVE, EACCES } };
+FIXTURE_VARIANT_ADD(perm, m_user_self_rt) { { U, SELF, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_self_idle) { { U, SELF, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_self_none) { { U, SELF, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_own_lower) { { U, OWN, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_own_back) { { U, OWN, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_own_above) { { U, OWN, 0, BE(10), ABOVE, EACCES } };
+FIXTURE_VARIANT_ADD(perm, m_user_own_rt) { { U, OWN, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_own_idle) { { U, OWN, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_own_none) { { U, OWN, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_user_other_lower) { { U, OTHER, 0, BE(10), LOWER, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_other_back) { { U, OTHER, 0, BE(10), BACK, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_other_above) { { U, OTHER, 0, BE(10), ABOVE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_other_rt) { { U, OTHER, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_other_idle) { { U, OTHER, 0, BE(10), IDLE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_user_other_none) { { U, OTHER, 0, BE(10), NONE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_cap_self_lower) { { UC, SELF, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_self_back) { { UC, SELF, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_self_above) { { UC, SELF, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_self_rt) { { UC, SELF, 0, BE(10), RTL, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_self_idle) { { UC, SELF, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_self_none) { { UC, SELF, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_own_lower) { { UC, OWN, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_own_back) { { UC, OWN, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_own_above) { { UC, OWN, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_own_rt) { { UC, OWN, 0, BE(10), RTL, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_own_idle) { { UC, OWN, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_own_none) { { UC, OWN, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_other_lower) { { UC, OTHER, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_other_back) { { UC, OTHER, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_other_above) { { UC, OTHER, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_other_rt) { { UC, OTHER, 0, BE(10), RTL, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_other_idle) { { UC, OTHER, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_cap_other_none) { { UC, OTHER, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_self_lower) { { UR, SELF, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_self_back) { { UR, SELF, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_self_above) { { UR, SELF, 0, BE(10), ABOVE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_self_rt) { { UR, SELF, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_self_idle) { { UR, SELF, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_self_none) { { UR, SELF, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_own_lower) { { UR, OWN, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_own_back) { { UR, OWN, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_own_above) { { UR, OWN, 0, BE(10), ABOVE, EACCES } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_own_rt) { { UR, OWN, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_own_idle) { { UR, OWN, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_own_none) { { UR, OWN, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_other_lower) { { UR, OTHER, 0, BE(10), LOWER, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_other_back) { { UR, OTHER, 0, BE(10), BACK, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_other_above) { { UR, OTHER, 0, BE(10), ABOVE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_other_rt) { { UR, OTHER, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_other_idle) { { UR, OTHER, 0, BE(10), IDLE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_rlimit_other_none) { { UR, OTHER, 0, BE(10), NONE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_self_lower) { { UN, SELF, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_self_back) { { UN, SELF, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_self_above) { { UN, SELF, 0, BE(10), ABOVE, EACCES } };
+FIXTURE_VARIANT_ADD(perm, m_userns_self_rt) { { UN, SELF, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_self_idle) { { UN, SELF, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_self_none) { { UN, SELF, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_own_lower) { { UN, OWN, 0, BE(10), LOWER, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_own_back) { { UN, OWN, 0, BE(10), BACK, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_own_above) { { UN, OWN, 0, BE(10), ABOVE, EACCES } };
+FIXTURE_VARIANT_ADD(perm, m_userns_own_rt) { { UN, OWN, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_own_idle) { { UN, OWN, 0, BE(10), IDLE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_own_none) { { UN, OWN, 0, BE(10), NONE, 0 } };
+FIXTURE_VARIANT_ADD(perm, m_userns_other_lower) { { UN, OTHER, 0, BE(10), LOWER, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_other_back) { { UN, OTHER, 0, BE(10), BACK, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_other_above) { { UN, OTHER, 0, BE(10), ABOVE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_other_rt) { { UN, OTHER, 0, BE(10), RTL, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_other_idle) { { UN, OTHER, 0, BE(10), IDLE, EPERM } };
+FIXTURE_VARIANT_ADD(perm, m_userns_other_none) { { UN, OTHER, 0, BE(10), NONE, EPERM } };
 
 TEST_F(gpuprio, pgrp_goes_on_past_a_refused_task)
 {

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Mock selftests for i915 following the task's GPU priority (see
+ * i915_gpuprio.c). They change the GPU priority and CPU nice of the task
+ * running them and restore both before returning.
+ */
+
+#include <linux/gpuprio.h>
+#include <linux/sched.h>
+
+#include <drm/drm_print.h>
+#include <uapi/drm/i915_drm.h>
+
+#include "gem/i915_gem_context.h"
+#include "gem/selftests/mock_context.h"
+#include "gt/intel_context.h"
+#include "i915_drm_client.h"
+#include "i915_gpuprio.h"
+#include "i915_request.h"
+#include "i915_scheduler.h"
+#include "i915_selftest.h"
+#include "mock_gem_device.h"
+#include "mock_request.h"
+
+struct gpuprio_task_state {
+	u16 gpuprio;
+	int nice;
+};
+
+static void gpuprio_save_task(struct gpuprio_task_state *st)
+{
+	st->gpuprio = task_gpuprio_raw(current);
+	st->nice = task_nice(current);
+}
+
+/* Without CONFIG_GPUPRIO a task can only follow its CPU nice. */
+static bool gpuprio_set_task_value(u16 gpuprio, int nice)
+{
+#if IS_ENABLED(CONFIG_GPUPRIO)
+	WRITE_ONCE(current->gpuprio, gpuprio);
+#else
+	if (gpuprio != GPUPRIO_DEFAULT)
+		return false;
+#endif
+	set_user_nice(current, nice);
+	return true;
+}
+
+static void gpuprio_restore_task(const struct gpuprio_task_state *st)
+{
+	gpuprio_set_task_value(st->gpuprio, st->nice);
+}
+
+/*
+ * Give the task the highest (realtime 0) or lowest (idle) GPU priority,
+ * or the CPU nice closest to it without CONFIG_GPUPRIO.
+ *
+ * Return: the i915 priority its next request gets.
+ */
+static int gpuprio_set_task_extreme(bool high)
+{
+	u16 v = GPUPRIO_PRIO_VALUE(high ? GPUPRIO_CLASS_RT : GPUPRIO_CLASS_IDLE,
+				   0);
+
+	if (gpuprio_set_task_value(v, 0))
+		return high ? I915_CONTEXT_MAX_USER_PRIORITY :
+			      I915_CONTEXT_MIN_USER_PRIORITY;
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, high ? MIN_NICE : MAX_NICE);
+	return high ? -MIN_NICE : -MAX_NICE;
+}
+
+static const struct gpuprio_case {
+	const char *name;
+	u16 gpuprio;
+	int nice;
+	int priority;
+} gpuprio_cases[] = {
+	{ "best effort -20", GPUPRIO_BE_NICE(-20), 0, 20 },
+	{ "best effort -1", GPUPRIO_BE_NICE(-1), 0, 1 },
+	{ "best effort 0 at CPU nice 5", GPUPRIO_BE_NICE(0), 5, 0 },
+	{ "best effort 10", GPUPRIO_BE_NICE(10), 0, -10 },
+	{ "best effort 19 at CPU nice -5", GPUPRIO_BE_NICE(19), -5, -19 },
+	{ "realtime 0",
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), 0,
+	  I915_CONTEXT_MAX_USER_PRIORITY },
+	{ "realtime 7 at CPU nice 10",
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 7), 10,
+	  I915_CONTEXT_MAX_USER_PRIORITY - 7 },
+	{ "idle at CPU nice -5",
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), -5,
+	  I915_CONTEXT_MIN_USER_PRIORITY },
+	{ "unset at CPU nice 0", GPUPRIO_DEFAULT, 0, 0 },
+	{ "unset at CPU nice 7", GPUPRIO_DEFAULT, 7, -7 },
+	{ "unset at CPU nice -4", GPUPRIO_DEFAULT, -4, 4 },
+	{ "unset at CPU nice 19", GPUPRIO_DEFAULT, 19, -19 },
+};
+
+static int igt_gpuprio_mapping(void *arg)
+{
+	int nice, level, prev;
+
+	/* Best effort: nice n becomes -n, the band -19..20 around default */
+	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
+		int prio = i915_gpuprio_to_priority(GPUPRIO_BE_NICE(nice));
+
+		if (prio != -nice) {
+			pr_err("best effort nice %d mapped to %d\n", nice, prio);
+			return -EINVAL;
+		}
+	}
+
+	/* Realtime: above every nice, level 0 highest */
+	prev = I915_CONTEXT_MAX_USER_PRIORITY + 1;
+	for (level = 0; level < GPUPRIO_RT_LEVELS; level++) {
+		u16 v = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, level);
+		int prio = i915_gpuprio_to_priority(v);
+
+		if (prio != I915_CONTEXT_MAX_USER_PRIORITY - level ||
+		    prio >= prev || prio <= -MIN_NICE) {
+			pr_err("realtime level %d mapped to %d\n", level, prio);
+			return -EINVAL;
+		}
+		prev = prio;
+	}
+
+	if (i915_gpuprio_to_priority(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE,
+							0)) !=
+	    I915_CONTEXT_MIN_USER_PRIORITY) {
+		pr_err("idle is not the minimum user priority\n");
+		return -EINVAL;
+	}
+
+	/* Unresolved or unknown values are harmless */
+	if (i915_gpuprio_to_priority(GPUPRIO_DEFAULT) !=
+	    I915_CONTEXT_DEFAULT_PRIORITY ||
+	    i915_gpuprio_to_priority(GPUPRIO_PRIO_VALUE(7, 0)) !=
+	    I915_CONTEXT_DEFAULT_PRIORITY) {
+		pr_err("unresolved value not mapped to the default\n");
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+/* Context creation records the creating task's priority. */
+static int igt_gpuprio_create(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct gpuprio_task_state saved;
+	unsigned int i, skipped = 0;
+	int err = 0;
+
+	gpuprio_save_task(&saved);
+
+	for (i = 0; i < ARRAY_SIZE(gpuprio_cases); i++) {
+		const struct gpuprio_case *c = &gpuprio_cases[i];
+		struct i915_gem_context *ctx;
+
+		if (!gpuprio_set_task_value(c->gpuprio, c->nice)) {
+			skipped++;
+			continue;
+		}
+
+		ctx = kernel_context(i915, NULL);
+		if (IS_ERR(ctx)) {
+			err = PTR_ERR(ctx);
+			break;
+		}
+
+		if (ctx->gpuprio != c->priority ||
+		    i915_gpuprio_context_priority(ctx) != c->priority ||
+		    ctx->sched.priority != I915_CONTEXT_DEFAULT_PRIORITY) {
+			pr_err("%s: context created with gpuprio %d, effective %d, own %d, expected %d\n",
+			       c->name, ctx->gpuprio,
+			       i915_gpuprio_context_priority(ctx),
+			       ctx->sched.priority, c->priority);
+			err = -EINVAL;
+		}
+		kernel_context_close(ctx);
+		if (err)
+			break;
+	}
+
+	gpuprio_restore_task(&saved);
+	if (skipped)
+		pr_info("%u case(s) need CONFIG_GPUPRIO, skipped\n", skipped);
+	return err;
+}
+
+/* An unset GPU priority follows the CPU nice, also after it changes. */
+static int igt_gpuprio_create_follows_nice(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct i915_gem_context *ctx[2];
+	struct gpuprio_task_state saved;
+	int err = 0;
+
+	gpuprio_save_task(&saved);
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 3);
+	ctx[0] = kernel_context(i915, NULL);
+	set_user_nice(current, -2);
+	ctx[1] = kernel_context(i915, NULL);
+	gpuprio_restore_task(&saved);
+
+	if (IS_ERR(ctx[0]) || IS_ERR(ctx[1])) {
+		err = IS_ERR(ctx[0]) ? PTR_ERR(ctx[0]) : PTR_ERR(ctx[1]);
+		goto out;
+	}
+
+	if (ctx[0]->gpuprio != -3 || ctx[1]->gpuprio != 2) {
+		pr_err("contexts created at CPU nice 3 then -2 got %d and %d\n",
+		       ctx[0]->gpuprio, ctx[1]->gpuprio);
+		err = -EINVAL;
+	}
+
+out:
+	if (!IS_ERR(ctx[1]))
+		kernel_context_close(ctx[1]);
+	if (!IS_ERR(ctx[0]))
+		kernel_context_close(ctx[0]);
+	return err;
+}
+
+/*
+ * The mock engine has no scheduler: give it the one of execlists so that a
+ * request's attributes are recorded in its scheduling node.
+ */
+static void gpuprio_mock_scheduler(struct drm_i915_private *i915, bool on)
+{
+	struct intel_engine_cs *engine = to_gt(i915)->engine[RCS0];
+
+	engine->sched_engine->schedule = on ? i915_schedule : NULL;
+}
+
+static struct i915_request *
+gpuprio_request(struct i915_gem_context *ctx, unsigned long delay)
+{
+	struct intel_context *ce;
+	struct i915_request *rq;
+
+	ce = i915_gem_context_get_engine(ctx, RCS0);
+	if (IS_ERR(ce))
+		return ERR_CAST(ce);
+
+	rq = mock_request(ce, delay);
+	intel_context_put(ce);
+	if (!IS_ERR(rq))
+		i915_request_get(rq);
+	return rq;
+}
+
+/* What eb_request_add() does after the batch was emitted. */
+static void gpuprio_execbuf_add(struct i915_gem_context *ctx,
+				struct i915_request *rq,
+				struct i915_sched_attr *attr)
+{
+	struct intel_timeline * const tl = i915_request_timeline(rq);
+
+	lockdep_assert_held(&tl->mutex);
+	lockdep_unpin_lock(&tl->mutex, rq->cookie);
+
+	__i915_request_commit(rq);
+	i915_gpuprio_execbuf_attr(ctx, attr);
+	__i915_request_queue(rq, attr);
+
+	mutex_unlock(&tl->mutex);
+}
+
+static int gpuprio_check_rq(const char *what, struct i915_request *rq,
+			    int expected)
+{
+	int prio = READ_ONCE(rq->sched.attr.priority);
+
+	if (prio == expected)
+		return 0;
+
+	pr_err("%s: request priority %d, expected %d\n", what, prio, expected);
+	return -EINVAL;
+}
+
+/*
+ * Each execbuf reads the submitting task's priority again: a change
+ * between two submissions changes the second request only, and is stored
+ * in the context for its later (non-execbuf) requests.
+ */
+static int igt_gpuprio_submit(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct i915_request *rq[4] = {};
+	struct gpuprio_task_state saved;
+	struct i915_gem_context *ctx[2];
+	struct i915_sched_attr attr;
+	unsigned int n;
+	int err = 0;
+	int i;
+
+	gpuprio_save_task(&saved);
+	gpuprio_mock_scheduler(i915, true);
+
+	/* Created at CPU nice 5, submitted from tasks at other values */
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 5);
+	ctx[0] = kernel_context(i915, NULL);
+	ctx[1] = kernel_context(i915, NULL);
+	if (IS_ERR(ctx[0]) || IS_ERR(ctx[1])) {
+		err = -ENOMEM;
+		goto out_ctx;
+	}
+
+	/* The attributes of an execbuf request, for each class */
+	for (n = 0; n < ARRAY_SIZE(gpuprio_cases); n++) {
+		const struct gpuprio_case *c = &gpuprio_cases[n];
+
+		if (!gpuprio_set_task_value(c->gpuprio, c->nice))
+			continue;
+
+		i915_gpuprio_execbuf_attr(ctx[1], &attr);
+		if (attr.priority != c->priority ||
+		    ctx[1]->gpuprio != c->priority) {
+			pr_err("%s: execbuf attr %d, context %d, expected %d\n",
+			       c->name, attr.priority, ctx[1]->gpuprio,
+			       c->priority);
+			err = -EINVAL;
+			goto out_ctx;
+		}
+	}
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
+
+	/* Long delays: nothing completes before the checks */
+	rq[0] = gpuprio_request(ctx[0], 10 * HZ);
+	if (IS_ERR(rq[0])) {
+		err = PTR_ERR(rq[0]);
+		goto out;
+	}
+	gpuprio_execbuf_add(ctx[0], rq[0], &attr);
+	if (attr.priority != 0 || ctx[0]->gpuprio != 0) {
+		pr_err("first execbuf at nice 0: attr %d, context %d\n",
+		       attr.priority, ctx[0]->gpuprio);
+		err = -EINVAL;
+		goto out;
+	}
+	err = gpuprio_check_rq("first execbuf at nice 0", rq[0], 0);
+	if (err)
+		goto out;
+
+	/* Lowered between two submissions on the same context */
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 10);
+	rq[1] = gpuprio_request(ctx[0], 0);
+	if (IS_ERR(rq[1])) {
+		err = PTR_ERR(rq[1]);
+		goto out;
+	}
+	gpuprio_execbuf_add(ctx[0], rq[1], &attr);
+	err = gpuprio_check_rq("second execbuf at nice 10", rq[1], -10);
+	if (!err)
+		err = gpuprio_check_rq("first request after the change",
+				       rq[0], 0);
+	if (err)
+		goto out;
+
+	/* Raised, on another context: the earlier requests keep theirs */
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, -5);
+	rq[2] = gpuprio_request(ctx[1], 0);
+	if (IS_ERR(rq[2])) {
+		err = PTR_ERR(rq[2]);
+		goto out;
+	}
+	gpuprio_execbuf_add(ctx[1], rq[2], &attr);
+	err = gpuprio_check_rq("execbuf at nice -5", rq[2], 5);
+	if (!err)
+		err = gpuprio_check_rq("first request", rq[0], 0);
+	if (!err)
+		err = gpuprio_check_rq("second request", rq[1], -10);
+	if (err)
+		goto out;
+
+	/* A non-execbuf request uses the value stored by the last execbuf */
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 15);
+	rq[3] = gpuprio_request(ctx[0], 0);
+	if (IS_ERR(rq[3])) {
+		err = PTR_ERR(rq[3]);
+		goto out;
+	}
+	i915_request_add(rq[3]);
+	err = gpuprio_check_rq("i915_request_add after execbuf at nice 10",
+			       rq[3], -10);
+
+out:
+	mock_device_flush(i915);
+	for (i = 0; i < ARRAY_SIZE(rq); i++)
+		if (!IS_ERR_OR_NULL(rq[i]))
+			i915_request_put(rq[i]);
+out_ctx:
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (!IS_ERR(ctx[i]))
+			kernel_context_close(ctx[i]);
+	gpuprio_mock_scheduler(i915, false);
+	gpuprio_restore_task(&saved);
+	return err;
+}
+
+/* The context's own priority wins; GETPARAM still reads it back. */
+static int igt_gpuprio_explicit(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct gpuprio_task_state saved;
+	struct i915_gem_context *ctx;
+	struct i915_sched_attr attr;
+	int err = 0;
+
+	gpuprio_save_task(&saved);
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 10);
+	ctx = kernel_context(i915, NULL);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto out_task;
+	}
+
+	/* What set_priority() and the proto-context SETPARAM store */
+	ctx->sched.priority = 7;
+	if (i915_gpuprio_context_priority(ctx) != 7) {
+		pr_err("explicit priority 7 not used at creation\n");
+		err = -EINVAL;
+		goto out;
+	}
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, -15);
+	i915_gpuprio_execbuf_attr(ctx, &attr);
+	if (attr.priority != 7 || ctx->sched.priority != 7) {
+		pr_err("explicit 7 at nice -15: attr %d, own %d\n",
+		       attr.priority, ctx->sched.priority);
+		err = -EINVAL;
+		goto out;
+	}
+
+	ctx->sched.priority = I915_CONTEXT_MIN_USER_PRIORITY;
+	if (gpuprio_set_task_value(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0),
+				   0)) {
+		i915_gpuprio_execbuf_attr(ctx, &attr);
+		if (attr.priority != I915_CONTEXT_MIN_USER_PRIORITY) {
+			pr_err("explicit minimum from a realtime task: attr %d\n",
+			       attr.priority);
+			err = -EINVAL;
+			goto out;
+		}
+	}
+
+	/* Back to the default: the task's value applies again */
+	ctx->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 6);
+	i915_gpuprio_execbuf_attr(ctx, &attr);
+	if (attr.priority != -6) {
+		pr_err("default priority at nice 6: attr %d\n", attr.priority);
+		err = -EINVAL;
+	}
+
+out:
+	kernel_context_close(ctx);
+out_task:
+	gpuprio_restore_task(&saved);
+	return err;
+}
+
+/*
+ * Priority inheritance only raises: a request lowered by its task does not
+ * lower what it waits on, and a raised waiter lifts its signalers.
+ */
+static int igt_gpuprio_deps(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct i915_sched_attr attr, low = {
+		.priority = I915_CONTEXT_MIN_USER_PRIORITY,
+	};
+	struct i915_request *rq[3] = {};
+	struct gpuprio_task_state saved;
+	struct i915_gem_context *ctx;
+	int lowest, highest;
+	int err = 0;
+	int i;
+
+	gpuprio_save_task(&saved);
+	gpuprio_mock_scheduler(i915, true);
+
+	ctx = kernel_context(i915, NULL);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto out_task;
+	}
+
+	/* rq[0] at nice -3 keeps the engine busy; rq[1] waits for it */
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, -3);
+	rq[0] = gpuprio_request(ctx, 10 * HZ);
+	if (IS_ERR(rq[0])) {
+		err = PTR_ERR(rq[0]);
+		goto out;
+	}
+	gpuprio_execbuf_add(ctx, rq[0], &attr);
+
+	lowest = gpuprio_set_task_extreme(false);
+	rq[1] = gpuprio_request(ctx, 0);
+	if (IS_ERR(rq[1])) {
+		err = PTR_ERR(rq[1]);
+		goto out;
+	}
+	gpuprio_execbuf_add(ctx, rq[1], &attr);
+	err = gpuprio_check_rq("idle waiter", rq[1], lowest);
+	if (!err)
+		err = gpuprio_check_rq("signaler of an idle waiter", rq[0], 3);
+	if (err)
+		goto out;
+
+	/* Explicitly asking for less changes nothing */
+	i915_schedule(rq[1], &low);
+	i915_schedule(rq[0], &low);
+	err = gpuprio_check_rq("idle waiter rescheduled lower", rq[1],
+			       lowest);
+	if (!err)
+		err = gpuprio_check_rq("signaler rescheduled lower", rq[0], 3);
+	if (err)
+		goto out;
+
+	/* A realtime waiter lifts the idle request it waits on */
+	highest = gpuprio_set_task_extreme(true);
+	rq[2] = gpuprio_request(ctx, 0);
+	if (IS_ERR(rq[2])) {
+		err = PTR_ERR(rq[2]);
+		goto out;
+	}
+	gpuprio_execbuf_add(ctx, rq[2], &attr);
+	err = gpuprio_check_rq("realtime waiter", rq[2], highest);
+	if (!err)
+		err = gpuprio_check_rq("idle request under a realtime waiter",
+				       rq[1], highest);
+	if (!err && READ_ONCE(rq[0]->sched.attr.priority) < 3) {
+		pr_err("first request lowered to %d\n",
+		       rq[0]->sched.attr.priority);
+		err = -EINVAL;
+	}
+
+out:
+	mock_device_flush(i915);
+	for (i = 0; i < ARRAY_SIZE(rq); i++)
+		if (!IS_ERR_OR_NULL(rq[i]))
+			i915_request_put(rq[i]);
+	kernel_context_close(ctx);
+out_task:
+	gpuprio_mock_scheduler(i915, false);
+	gpuprio_restore_task(&saved);
+	return err;
+}
+
+struct gpuprio_fdinfo_buf {
+	char text[64];
+	size_t len;
+};
+
+static void gpuprio_fdinfo_print(struct drm_printer *p, struct va_format *vaf)
+{
+	struct gpuprio_fdinfo_buf *buf = p->arg;
+
+	buf->len += scnprintf(buf->text + buf->len,
+			      sizeof(buf->text) - buf->len, "%pV", vaf);
+}
+
+/* fdinfo shows the priority of the client's most recent execbuf. */
+static int igt_gpuprio_fdinfo(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct gpuprio_fdinfo_buf buf = {};
+	struct drm_printer p = {
+		.printfn = gpuprio_fdinfo_print,
+		.arg = &buf,
+	};
+	struct gpuprio_task_state saved;
+	struct i915_drm_client *client;
+	struct i915_gem_context *ctx;
+	struct i915_sched_attr attr;
+	int err = 0;
+
+	client = i915_drm_client_alloc();
+	if (!client)
+		return -ENOMEM;
+
+	gpuprio_save_task(&saved);
+
+	ctx = kernel_context(i915, NULL);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto out_client;
+	}
+	/* Not registered with the client: no reference, no list */
+	ctx->client = client;
+
+	i915_gpuprio_client_fdinfo(&p, client);
+	if (buf.len) {
+		pr_err("fdinfo before any execbuf: '%s'\n", buf.text);
+		err = -EINVAL;
+		goto out;
+	}
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 4);
+	i915_gpuprio_execbuf_attr(ctx, &attr);
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 9);
+	i915_gpuprio_execbuf_attr(ctx, &attr);
+
+	i915_gpuprio_client_fdinfo(&p, client);
+	if (strcmp(buf.text, "i915-gpu-priority:\t-9\n")) {
+		pr_err("fdinfo after execbuf at nice 4 then 9: '%s'\n",
+		       buf.text);
+		err = -EINVAL;
+	}
+
+out:
+	ctx->client = NULL;
+	kernel_context_close(ctx);
+out_client:
+	gpuprio_restore_task(&saved);
+	i915_drm_client_put(client);
+	return err;
+}
+
+int i915_gpuprio_mock_selftests(void)
+{
+	static const struct i915_subtest tests[] = {
+		SUBTEST(igt_gpuprio_mapping),
+		SUBTEST(igt_gpuprio_create),
+		SUBTEST(igt_gpuprio_create_follows_nice),
+		SUBTEST(igt_gpuprio_submit),
+		SUBTEST(igt_gpuprio_explicit),
+		SUBTEST(igt_gpuprio_deps),
+		SUBTEST(igt_gpuprio_fdinfo),
+	};
+	struct drm_i915_private *i915;
+	intel_wakeref_t wakeref;
+	int err = 0;
+
+	i915 = mock_gem_device();
+	if (!i915)
+		return -ENOMEM;
+
+	with_intel_runtime_pm(&i915->runtime_pm, wakeref)
+		err = i915_subtests(tests, i915);
+
+	mock_destroy_device(i915);
+
+	/* An end marker for log parsers, failures are reported above */
+	if (!err)
+		pr_info("i915: %s: passed\n", __func__);
+	return err;
+}

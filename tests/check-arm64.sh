@@ -1,0 +1,70 @@
+#!/bin/sh
+# Compile check on arm64 (Debian's cross compiler): the generic syscall
+# table, checksyscalls and the core build there. TAP on stdout.
+#
+# usage: check-arm64.sh <linux tarball> <pristine tree> <arm64 tree>
+set -u
+
+tarball=$1 pristine=$2 tree=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+kmake="make -s -C $tree ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j$(nproc)"
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n arm64: $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n arm64: $1"
+	sed 's/^/# /' "$log" | tail -n 30
+}
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+"$repo/scripts/sync-tree.sh" "$tarball" "$pristine" "$tree" >&2 || exit 1
+if [ ! -f "$tree/.config" ] ||
+   [ "$repo/configs/arm64-compile.config" -nt "$tree/.config" ]; then
+	$kmake tinyconfig >/dev/null &&
+	(cd "$tree" && ARCH=arm64 scripts/kconfig/merge_config.sh -m -Q \
+		.config "$repo/configs/arm64-compile.config" >/dev/null) &&
+	$kmake olddefconfig >/dev/null
+fi
+
+if grep -qx CONFIG_GPUPRIO=y "$tree/.config"; then
+	ok "tinyconfig with CONFIG_GPUPRIO=y"
+else
+	not_ok "tinyconfig with CONFIG_GPUPRIO=y"
+fi
+
+echo "  BUILD   arm64 kernel (cross, compile check only)" >&2
+if $kmake Image >"$log" 2>&1; then
+	ok "kernel builds"
+else
+	not_ok "kernel builds"
+fi
+
+if grep -q 'gpuprio' "$log"; then
+	not_ok "no compiler or checksyscalls warning mentions gpuprio"
+else
+	ok "no compiler or checksyscalls warning mentions gpuprio"
+fi
+
+# The generic table put both calls in the syscall table at 463 and 464.
+hdr=$tree/arch/arm64/include/generated/asm/syscall_table_64.h
+if [ -f "$hdr" ] && grep -q '__SYSCALL(463, sys_gpuprio_set)' "$hdr" &&
+   grep -q '__SYSCALL(464, sys_gpuprio_get)' "$hdr"; then
+	ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+elif grep -q 'sys_gpuprio_set' "$tree/System.map" 2>/dev/null &&
+     grep -q '__NR_gpuprio_get 464' "$tree/include/uapi/asm-generic/unistd.h"; then
+	ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+else
+	: > "$log"
+	not_ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+fi
+
+if grep -q ' __arm64_sys_gpuprio_set$' "$tree/System.map" 2>/dev/null &&
+   grep -q ' __arm64_sys_gpuprio_get$' "$tree/System.map"; then
+	ok "vmlinux has the syscall entry points"
+else
+	: > "$log"
+	not_ok "vmlinux has the syscall entry points"
+fi
+echo "1..$n"
+exit $failed
