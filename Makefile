@@ -22,7 +22,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install patches check-arm64 check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -34,6 +34,7 @@ help:
 	@echo '  make kernel    build the patched test kernel ($(BZIMAGE))'
 	@echo '  make patches  the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make vm        boot the test kernel with a shell on the console'
+	@echo '  make install  gpunice, man pages, completion, headers (PREFIX, DESTDIR)'
 	@echo '  make clean     remove $(OUT)'
 	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
 
@@ -98,14 +99,26 @@ check-guest: kernel initramfs
 	@GUEST_APPEND="$$(tests/i915-mock-params.sh $(KDIR)) $(GUEST_APPEND)" \
 		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
 
+# arm64 compile check of the syscall wiring (cross compiler from Debian).
+check-arm64:
+	@$(call placeholder,host-arm64)
+	@scripts/install-deps.sh gcc-aarch64-linux-gnu
+	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
+		> $(OUT)/check/host-arm64.tap
+
 check-host: kernel
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
 		CFLAGS="-O2 -Werror"
 	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)
 
+# What make check runs; each writes TAP into $(OUT)/check for summarize.py.
+CHECK_SUITES ?= check-guest check-host check-arm64 check-patches
+# A suite that dies before writing its TAP still counts as a failure.
+placeholder = echo "not ok 1 $(1) did not run to the end" > $(OUT)/check/$(1).tap
+
 check: deps
 	@rm -rf $(OUT)/check && mkdir -p $(OUT)/check
-	@$(MAKE) --no-print-directory check-guest check-host || true
+	@$(MAKE) -k --no-print-directory $(CHECK_SUITES) || true
 	@tests/summarize.py $(OUT)/check
 
 demo: deps
@@ -132,8 +145,19 @@ check-debug: deps
 	@GUEST_APPEND="$(GUEST_APPEND) gpunice.long=1" \
 		GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1800} \
 		$(MAKE) --no-print-directory check OUT=$(OUT)/debug \
-		KCONFIG_EXTRA=configs/debug.config
+		KCONFIG_EXTRA=configs/debug.config \
+		CHECK_SUITES="check-guest check-host"
 # --- end of make check-debug ------------------------------------------------
+
+check-patches: kernel
+	@$(call placeholder,host-patches)
+	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
+		$(OUT)/patches > $(OUT)/check/host-patches.tap 2>/dev/null || true
+
+# gpunice, its man pages, bash completion and the headers (tools/gpunice).
+install:
+	@$(MAKE) --no-print-directory -C tools/gpunice install \
+		O=$(GPUNICE_OUT) PREFIX=$(or $(PREFIX),/usr/local) DESTDIR=$(DESTDIR)
 
 vm: kernel initramfs
 	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm

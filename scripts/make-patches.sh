@@ -8,6 +8,9 @@
 # usage: make-patches.sh <pristine tree> <tested tree> <work dir> <out dir>
 # Prints TAP, one line per check.
 set -u
+# Debian's python3 (with python3-ply and python3-git) for checkpatch's
+# spdxcheck.py, ahead of any other python3 on PATH.
+export PATH=/usr/bin:/bin:$PATH
 
 pristine=$1 tested=$2 work=$3 out=$4
 repo=$(cd "$(dirname "$0")/.." && pwd)

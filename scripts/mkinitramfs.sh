@@ -21,7 +21,25 @@ cp "$bindir"/* "$root/tests/bin/"
 for prog in "$root"/tests/bin/*; do
 	ln -s "../tests/bin/${prog##*/}" "$root/bin/${prog##*/}"
 done
-[ -d "$guestdir/../../man" ] && cp -R "$guestdir/../../man" "$root/tests/man"
+# The man pages, rendered: the guest has no man(1), so a small one reads them.
+man=$guestdir/../../man
+mkdir -p "$root/usr/share/man"
+for page in $(cd "$man" && echo man*/*.[0-9]); do
+	# From the man folder, so that ".so man2/..." links resolve.
+	(cd "$man" && mandoc -T utf8 -I os=gpunice "$page") 2>/dev/null |
+		col -b > "$root/usr/share/man/${page##*/}.txt"
+done
+cat > "$root/bin/man" <<'MAN'
+#!/bin/sh
+# man [section] page: show a rendered page of the gpunice man pages
+[ $# -eq 2 ] && set -- "$2.$1"
+for f in /usr/share/man/$1.txt /usr/share/man/$1.[0-9].txt; do
+	[ -f "$f" ] && exec less "$f"
+done
+echo "man: no page for $1; have: $(ls /usr/share/man | sed 's/.txt$//')" >&2
+exit 1
+MAN
+chmod 0755 "$root/bin/man"
 
 cat > "$root/etc/passwd" <<PASSWD
 root:x:0:0:root:/root:/bin/sh

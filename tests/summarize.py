@@ -16,7 +16,10 @@ RESULT = re.compile(r'^(\s*)(not ok|ok)\s+\d+\s*-?\s*([^#]*?)\s*(#\s*(.*))?$')
 # Lines in the kernel log that mean the kernel itself misbehaved.
 KERNEL_TROUBLE = re.compile(
     r'Kernel panic|BUG:|WARNING:|Oops|general protection|'
-    r'UBSAN:|KASAN:|possible circular locking|lockdep|'
+    r'UBSAN:|KASAN:|possible circular locking|'
+    # Any lockdep line but the debug kernel's boot banner "RCU lockdep
+    # checking is enabled" (lockdep's reports also start with WARNING:).
+    r'lockdep(?! checking is enabled)|'
     r'hung_task|soft lockup|RCU stall|Call Trace:')
 
 

@@ -453,14 +453,15 @@ static int count_dir(const char *path)
 	return n;
 }
 
-/* Processes and threads of this session (kernel threads are in none). */
-static void session_tasks(int *procs, int *threads)
+/* Processes and threads in the process groups this test made. */
+static void our_tasks(const pid_t *pgids, int npgids, int *procs,
+		      int *threads)
 {
 	char path[64], buf[512], *p;
 	struct dirent *d;
 	DIR *dir = opendir("/proc");
-	pid_t sid = getsid(0);
-	int ppid, pgrp, session;
+	int ppid, pgrp, i;
+	bool ours;
 	FILE *f;
 
 	*procs = *threads = 0;
@@ -473,8 +474,11 @@ static void session_tasks(int *procs, int *threads)
 			continue;
 		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
 		fclose(f);
-		if (!p || sscanf(p + 1, " %*c %d %d %d", &ppid, &pgrp,
-				 &session) != 3 || session != sid)
+		if (!p || sscanf(p + 1, " %*c %d %d", &ppid, &pgrp) != 2)
+			continue;
+		for (ours = false, i = 0; i < npgids; i++)
+			ours |= pgrp == pgids[i];
+		if (!ours)
 			continue;
 		(*procs)++;
 		snprintf(path, sizeof(path), "/proc/%d/task", atoi(d->d_name));
@@ -506,7 +510,6 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 
 		if (tid <= 0)
 			continue;
-		(*checked)++;
 		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, tid);
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/gpu_nice", pid,
 			 tid);
@@ -514,6 +517,11 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 		if (fd >= 0)
 			close(fd);
+		/* A thread joined just before may still be on its way out. */
+		if (tid != pid && (v < 0 || n < 0) &&
+		    (errno == ESRCH || errno == ENOENT))
+			continue;
+		(*checked)++;
 		if (!valid_value(v) || n <= 0) {
 			snprintf(why, len, "task %d: value %ld, read %zd", tid,
 				 v, n);
@@ -548,10 +556,10 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 
 int main(int argc, char **argv)
 {
-	pid_t workers[MAX_PROCS], anchor;
+	pid_t workers[MAX_PROCS], anchor, pgids[1 + NR_ANCHORS + MAX_PROCS];
 	int park[MAX_PROCS][2];
 	int base_fds, base_threads, base_procs, after_threads = 0, after_procs;
-	int after_fds;
+	int after_fds, npgids;
 	int opt, i, status, crashed = 0, survivors_bad = 0, checked = 0, test = 0;
 	double seconds = 3, t0, elapsed;
 	unsigned long total = 0;
@@ -611,7 +619,8 @@ int main(int argc, char **argv)
 	if (setpgid(0, 0))
 		return 1;
 	base_fds = count_dir("/proc/self/fd");
-	session_tasks(&base_procs, &base_threads);
+	pgids[0] = getpid();
+	our_tasks(pgids, 1, &base_procs, &base_threads);
 
 	/* Process groups to move between: leaders that only sleep. */
 	for (i = 0; i < NR_ANCHORS; i++) {
@@ -690,9 +699,15 @@ int main(int argc, char **argv)
 	if (survivors_bad || crashed)
 		printf("#   %s\n", why);
 
+	/* Every group a task of this test may have been in. */
+	npgids = 1;
+	for (i = 0; i < NR_ANCHORS; i++)
+		pgids[npgids++] = sh->anchors[i];
+	for (i = 0; i < nprocs; i++)
+		pgids[npgids++] = workers[i];
 	/* Threads may take a moment to be released after the reap. */
 	for (i = 0; i < 100; i++) {
-		session_tasks(&after_procs, &after_threads);
+		our_tasks(pgids, npgids, &after_procs, &after_threads);
 		if (after_threads <= base_threads && after_procs <= base_procs)
 			break;
 		usleep(10000);
