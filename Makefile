@@ -29,13 +29,16 @@ all: kernel guest-bin
 
 help:
 	@echo 'Targets:'
-	@echo '  make demo      build, boot and run the GPU nice walk-through'
-	@echo '  make check     build everything, run all tests (host and guest)'
-	@echo '  make kernel    build the patched test kernel ($(BZIMAGE))'
-	@echo '  make patches  the upstream series with cover letter in $(OUT)/patches'
-	@echo '  make vm        boot the test kernel with a shell on the console'
-	@echo '  make install  gpunice, man pages, completion, headers (PREFIX, DESTDIR)'
-	@echo '  make clean     remove $(OUT)'
+	@echo '  make demo         build, boot and run the GPU nice walk-through'
+	@echo '  make check        build everything, run all tests (host and guest)'
+	@echo '  make check-debug  the guest tests on a lockdep/KASAN/UBSAN kernel'
+	@echo '  make bench        what the feature costs against its peers'
+	@echo '  make kernel       build the patched test kernel'
+	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
+	@echo '  make vm           boot the test kernel with a shell on the console'
+	@echo '  make install      gpunice, man pages, completion, headers'
+	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'
+	@echo '  make clean        remove $(OUT)'
 	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
 
 deps:
@@ -138,16 +141,53 @@ patches: kernel
 # --- make check-debug -------------------------------------------------------
 # The same tests on a debug kernel (configs/debug.config: lockdep, KASAN,
 # UBSAN, ...) built in its own $(OUT)/debug, with the fuzzer and the stress
-# test run longer (gpunice.long=1 on the guest's command line). Any lockdep,
-# KASAN, UBSAN, BUG or WARNING line fails the run (tests/summarize.py).
+# test run longer (gpunice.long=1 on the guest's command line), on two CPUs
+# (the debug kernel is SMP and preemptible). Any lockdep, KASAN, UBSAN, BUG
+# or WARNING line fails the run (tests/summarize.py).
 .PHONY: check-debug
 check-debug: deps
 	@GUEST_APPEND="$(GUEST_APPEND) gpunice.long=1" \
 		GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1800} \
+		GUEST_SMP=$${GUEST_SMP:-2,sockets=2} \
 		$(MAKE) --no-print-directory check OUT=$(OUT)/debug \
 		KCONFIG_EXTRA=configs/debug.config \
 		CHECK_SUITES="check-guest check-host"
 # --- end of make check-debug ------------------------------------------------
+
+# --- make bench -------------------------------------------------------------
+# What the feature costs, against its peers in the same run (docs/
+# BENCHMARKS.md). Two kernels of their own, both with configs/bench.config
+# (CONFIG_BLOCK, for ioprio): $(OUT)/bench-on with the feature and
+# $(OUT)/bench-nogpuprio without it (configs/no-gpuprio.config), built one
+# after the other, booted in turn with gpunice.bench (tests/guest/init).
+# Results, CSV and the plot in $(OUT)/bench. BENCH_BOOTS: boots per kernel.
+# BENCH_UPDATE_DOC=1 also rewrites the figures in docs/BENCHMARKS.md.
+# gpuprio_bench is also in the make check guest (suite 60, a quick smoke run).
+GUEST_PROGS += $(TESTBIN)/gpuprio_bench
+guest-bin: $(TESTBIN)/gpuprio_bench
+$(TESTBIN)/gpuprio_bench: tests/bench/gpuprio_bench.c kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+
+BENCH_ON := $(OUT)/bench-on
+BENCH_OFF := $(OUT)/bench-nogpuprio
+BENCH_BOOTS ?= 3
+.PHONY: bench
+bench:
+	@scripts/install-deps.sh gnuplot-nox
+	@$(MAKE) --no-print-directory kernel initramfs OUT=$(BENCH_ON) \
+		KCONFIG_EXTRA="configs/bench.config"
+	@$(MAKE) --no-print-directory kernel OUT=$(BENCH_OFF) \
+		KCONFIG_EXTRA="configs/bench.config configs/no-gpuprio.config"
+	@rm -rf $(OUT)/bench && mkdir -p $(OUT)/bench
+	@tests/bench/run-bench.sh $(BENCH_ON)/linux/arch/x86/boot/bzImage \
+		$(BENCH_OFF)/linux/arch/x86/boot/bzImage \
+		$(BENCH_ON)/initramfs.cpio.gz $(BENCH_ON)/linux $(OUT)/bench \
+		$(BENCH_BOOTS)
+	@tests/bench/report.py $(OUT)/bench \
+		$(if $(BENCH_UPDATE_DOC),--doc docs/BENCHMARKS.md)
+# --- end of make bench ------------------------------------------------------
 
 check-patches: kernel
 	@$(call placeholder,host-patches)

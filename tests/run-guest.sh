@@ -23,10 +23,14 @@ if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
 	accel="-enable-kvm -cpu host"
 fi
 
+# GUEST_SMP: QEMU's -smp. Without ACPI the kernel finds CPUs only in
+# SeaBIOS's MP table, which lists one per socket: an SMP kernel (make
+# check-debug) needs "2,sockets=2" to really get two.
+smp=${GUEST_SMP:-2}
 append="console=ttyS0 panic=-1 loglevel=4 ${GUEST_APPEND:-}"
 if [ -n "$interactive" ]; then
 	# shellcheck disable=SC2086
-	exec qemu-system-x86_64 $accel -m 1G -smp 2 -nographic -no-reboot \
+	exec qemu-system-x86_64 $accel -m 1G -smp "$smp" -nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "$append gpunice.shell"
 fi
@@ -35,7 +39,7 @@ echo "  BOOT    $kernel (log: $results/console.log, limit ${timeout}s)"
 start=$(date +%s)
 # shellcheck disable=SC2086
 timeout --foreground -k 10 "$timeout" \
-	qemu-system-x86_64 $accel -m 1G -smp 2 -display none -no-reboot \
+	qemu-system-x86_64 $accel -m 1G -smp "$smp" -display none -no-reboot \
 	-serial "file:$results/console.log" -monitor none \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	</dev/null >"$results/qemu.log" 2>&1

@@ -10,14 +10,19 @@
  * builders alone in a tight loop. One line per round goes to the kernel
  * log, for tests/bench/report.py:
  *
- *   i915_gpuprio_perf: round=R requests=N rq_base_ps=.. rq_gpuprio_ps=..
- *     calls=M attr_base_ps=.. attr_execbuf_ps=.. attr_context_ps=..
+ *   i915_gpuprio_perf: round=R step_ns=S requests=N rq_base_ps=..
+ *     rq_gpuprio_ps=.. calls=M attr_base_ps=.. attr_execbuf_ps=..
+ *     attr_context_ps=..
  *
- * in picoseconds per request or per call.
+ * in picoseconds per request or per call. The clock is local_clock(): when
+ * i915 starts at boot, the timekeeping clocksource may still be jiffies
+ * (4 ms steps), while local_clock() already reads the TSC on x86. Its step
+ * S is measured, and each timed loop is made long enough (at least 100
+ * steps) that the step does not matter.
  */
 
-#include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/sched/clock.h>
 
 #include "gem/i915_gem_context.h"
 #include "gem/selftests/mock_context.h"
@@ -28,10 +33,11 @@
 #include "mock_gem_device.h"
 #include "mock_request.h"
 
-#define PERF_ROUNDS	9
-#define PERF_BATCHES	8
+#define PERF_ROUNDS	7
 #define PERF_BATCH	64
-#define PERF_CALLS	100000
+/* Shortest timed loops, in ns, unless 100 clock steps are longer */
+#define PERF_RQ_NS	(20 * NSEC_PER_MSEC)
+#define PERF_ATTR_NS	(5 * NSEC_PER_MSEC)
 
 /* The last request of a batch, kept to wait for. */
 static struct i915_request *
@@ -62,25 +68,25 @@ perf_request(struct intel_context *ce, struct i915_gem_context *ctx,
 	return i915_request_get(rq);
 }
 
-/* Time PERF_BATCHES batches of requests; retiring them is not timed. */
+/* Time @batches batches of requests; retiring them is not timed. */
 static int perf_requests(struct drm_i915_private *i915,
 			 struct intel_context *ce, struct i915_gem_context *ctx,
-			 bool gpuprio, u64 *ns)
+			 bool gpuprio, unsigned int batches, u64 *ns)
 {
 	struct i915_request *rq;
 	unsigned int b, i;
 	u64 t0;
 
 	*ns = 0;
-	for (b = 0; b < PERF_BATCHES; b++) {
+	for (b = 0; b < batches; b++) {
 		rq = NULL;
-		t0 = ktime_get_ns();
+		t0 = local_clock();
 		for (i = 0; i < PERF_BATCH; i++) {
 			rq = perf_request(ce, ctx, gpuprio, rq);
 			if (IS_ERR(rq))
 				return PTR_ERR(rq);
 		}
-		*ns += ktime_get_ns() - t0;
+		*ns += local_clock() - t0;
 
 		if (i915_request_wait(rq, 0, HZ) < 0) {
 			i915_request_put(rq);
@@ -95,14 +101,15 @@ static int perf_requests(struct drm_i915_private *i915,
 
 enum perf_attr { PERF_ATTR_BASE, PERF_ATTR_EXECBUF, PERF_ATTR_CONTEXT };
 
-/* The attribute builders alone, PERF_CALLS times. */
-static u64 perf_attr(struct i915_gem_context *ctx, enum perf_attr what)
+/* The attribute builders alone, @calls times. */
+static u64 perf_attr(struct i915_gem_context *ctx, enum perf_attr what,
+		     unsigned int calls)
 {
 	struct i915_sched_attr attr;
 	unsigned int i;
-	u64 t0 = ktime_get_ns();
+	u64 t0 = local_clock();
 
-	for (i = 0; i < PERF_CALLS; i++) {
+	for (i = 0; i < calls; i++) {
 		switch (what) {
 		case PERF_ATTR_BASE:
 			attr = ctx->sched;
@@ -118,7 +125,23 @@ static u64 perf_attr(struct i915_gem_context *ctx, enum perf_attr what)
 		OPTIMIZER_HIDE_VAR(attr.priority);
 		barrier();
 	}
-	return ktime_get_ns() - t0;
+	return local_clock() - t0;
+}
+
+/* The smallest step of the clock, over a few steps. */
+static u64 perf_clock_step(void)
+{
+	u64 step = U64_MAX, t0, t1;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		t0 = local_clock();
+		do {
+			t1 = local_clock();
+		} while (t1 == t0);
+		step = min(step, t1 - t0);
+	}
+	return step;
 }
 
 static u64 to_ps(u64 ns, unsigned int count)
@@ -128,11 +151,11 @@ static u64 to_ps(u64 ns, unsigned int count)
 
 static int perf_gpuprio_request(void *arg)
 {
-	const unsigned int nreq = PERF_BATCHES * PERF_BATCH;
 	struct drm_i915_private *i915 = arg;
+	unsigned int round, batches, calls;
 	struct i915_gem_context *ctx;
 	struct intel_context *ce;
-	unsigned int round;
+	u64 step, ns;
 	int err = 0;
 
 	ctx = kernel_context(i915, NULL);
@@ -145,28 +168,44 @@ static int perf_gpuprio_request(void *arg)
 		goto out_ctx;
 	}
 
-	for (round = 0; round < PERF_ROUNDS; round++) {
+	/* Loops long enough for the clock: double until they are */
+	step = perf_clock_step();
+	for (batches = 1; batches < 1 << 16; batches *= 2) {
+		err = perf_requests(i915, ce, ctx, false, batches, &ns);
+		if (err || ns >= max_t(u64, PERF_RQ_NS, 100 * step))
+			break;
+	}
+	for (calls = 1024; !err && calls < 1 << 30; calls *= 2)
+		if (perf_attr(ctx, PERF_ATTR_BASE, calls) >=
+		    max_t(u64, PERF_ATTR_NS, 100 * step))
+			break;
+
+	for (round = 0; !err && round < PERF_ROUNDS; round++) {
+		unsigned int nreq = batches * PERF_BATCH;
 		u64 rq_ns[2], attr_ns[3];
 		bool first = round & 1;
 
 		/* Alternate which variant goes first */
-		err = perf_requests(i915, ce, ctx, first, &rq_ns[first]);
+		err = perf_requests(i915, ce, ctx, first, batches,
+				    &rq_ns[first]);
 		if (!err)
-			err = perf_requests(i915, ce, ctx, !first,
+			err = perf_requests(i915, ce, ctx, !first, batches,
 					    &rq_ns[!first]);
 		if (err)
 			break;
 
-		attr_ns[PERF_ATTR_BASE] = perf_attr(ctx, PERF_ATTR_BASE);
-		attr_ns[PERF_ATTR_EXECBUF] = perf_attr(ctx, PERF_ATTR_EXECBUF);
-		attr_ns[PERF_ATTR_CONTEXT] = perf_attr(ctx, PERF_ATTR_CONTEXT);
+		attr_ns[PERF_ATTR_BASE] = perf_attr(ctx, PERF_ATTR_BASE, calls);
+		attr_ns[PERF_ATTR_EXECBUF] = perf_attr(ctx, PERF_ATTR_EXECBUF,
+						       calls);
+		attr_ns[PERF_ATTR_CONTEXT] = perf_attr(ctx, PERF_ATTR_CONTEXT,
+						       calls);
 
-		pr_info("i915_gpuprio_perf: round=%u requests=%u rq_base_ps=%llu rq_gpuprio_ps=%llu calls=%u attr_base_ps=%llu attr_execbuf_ps=%llu attr_context_ps=%llu\n",
-			round, nreq, to_ps(rq_ns[0], nreq),
-			to_ps(rq_ns[1], nreq), PERF_CALLS,
-			to_ps(attr_ns[PERF_ATTR_BASE], PERF_CALLS),
-			to_ps(attr_ns[PERF_ATTR_EXECBUF], PERF_CALLS),
-			to_ps(attr_ns[PERF_ATTR_CONTEXT], PERF_CALLS));
+		pr_info("i915_gpuprio_perf: round=%u step_ns=%llu requests=%u rq_base_ps=%llu rq_gpuprio_ps=%llu calls=%u attr_base_ps=%llu attr_execbuf_ps=%llu attr_context_ps=%llu\n",
+			round, step, nreq, to_ps(rq_ns[0], nreq),
+			to_ps(rq_ns[1], nreq), calls,
+			to_ps(attr_ns[PERF_ATTR_BASE], calls),
+			to_ps(attr_ns[PERF_ATTR_EXECBUF], calls),
+			to_ps(attr_ns[PERF_ATTR_CONTEXT], calls));
 		cond_resched();
 	}
 

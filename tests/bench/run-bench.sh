@@ -1,0 +1,61 @@
+#!/bin/sh
+# make bench, after the builds: boot the kernel with the feature and the one
+# without it in turn, each with gpunice.bench on its command line, and keep
+# each console log; tests/bench/report.py turns them into the results.
+#
+# usage: run-bench.sh <bzImage on> <bzImage off> <initramfs> <tree on> \
+#                     <result dir> [boots]
+#
+# The first boot of the feature kernel runs everything (the syscalls, the
+# scale test with up to 10,000 threads, fork, and the i915 gpuprio_perf mock
+# selftest at boot); the others measure fork only, alternating kernels, so
+# that the fork comparison has rounds from several boots of each.
+set -u
+on=$1 off=$2 initrd=$3 tree=$4 results=$5 boots=${6:-3}
+here=$(dirname "$0")
+
+list=$tree/drivers/gpu/drm/i915/selftests/i915_mock_selftests.h
+i915=i915.mock_selftests=-1
+for name in sanitycheck gpuprio_perf; do
+	line=$(grep -n "^selftest($name," "$list" | cut -d: -f1)
+	[ -n "$line" ] || { echo "run-bench: no $name in $list" >&2; exit 1; }
+	i915="$i915 i915.igt__${line}__mock_$name=1"
+done
+
+# Host facts for the report (the guest reports its own clock).
+{
+	echo "host_nproc $(nproc)"
+	echo "host_cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	echo "qemu $(qemu-system-x86_64 --version | head -1)"
+	if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
+		echo "accel KVM"
+	else
+		echo "accel TCG"
+	fi
+	echo "guest_smp 2 vCPUs, 1G (kernel built with NR_CPUS=1)"
+	echo "boots $boots"
+	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
+} > "$results/host-info"
+
+boot() { # boot <name> <bzImage> <append>
+	echo "  BENCH   $1"
+	GUEST_APPEND="$3" GUEST_TIMEOUT=${GUEST_TIMEOUT:-1200} \
+		"$here/../run-guest.sh" "$2" "$initrd" "$results/$1" >/dev/null
+	if ! grep -q '^@@BENCH-END rc=0' "$results/$1/console.log"; then
+		echo "run-bench: boot $1 did not complete; its console:" >&2
+		tail -n 30 "$results/$1/console.log" >&2
+		exit 1
+	fi
+	echo "          $(cat "$results/$1/guest-seconds") s"
+}
+
+i=1
+while [ "$i" -le "$boots" ]; do
+	if [ "$i" -eq 1 ]; then
+		boot "on-$i" "$on" "gpunice.bench=info,fork,percall,scale $i915"
+	else
+		boot "on-$i" "$on" "gpunice.bench=fork"
+	fi
+	boot "off-$i" "$off" "gpunice.bench=fork"
+	i=$((i + 1))
+done
