@@ -402,9 +402,19 @@ static void measure(const char *group, struct op *ops, int nops,
 
 	for (r = 0; r < rounds; r++) {
 		for (b = 0; b < batches; b++) {
-			/* Rotate the order, so no op always follows another */
+			int order[MAX_OPS];
+
+			/* A new order each time: no op always follows another */
+			for (k = 0; k < nops; k++)
+				order[k] = k;
+			for (k = nops - 1; k > 0; k--) {
+				int j = rand() % (k + 1), t = order[k];
+
+				order[k] = order[j];
+				order[j] = t;
+			}
 			for (k = 0; k < nops; k++) {
-				struct op *op = &ops[(k + b + r) % nops];
+				struct op *op = &ops[order[k]];
 
 				if (!op->missing)
 					op->sample[b] = run_batch(op, op->chunk,
@@ -691,6 +701,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	have_gpuprio = !access("/proc/self/gpu_nice", F_OK);
 	clock_step = measure_step();
+	srand(1);	/* the same orders in every run */
 
 	all = optind == argc;
 	if (all) {

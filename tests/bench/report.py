@@ -30,7 +30,7 @@ def load(results):
     """Per-round rows, i915 rounds, guest info and host info."""
     rows, i915, info = [], [], {}
     boots = sorted(d for d in os.listdir(results)
-                   if re.match(r'^(on|off)-\d+$', d))
+                   if re.match(r'^(on|off)-(\d+|full)$', d))
     for boot in boots:
         kernel = boot.split('-')[0]
         path = os.path.join(results, boot, 'console.log')
@@ -362,7 +362,7 @@ def main():
         for i, r in enumerate(i915):
             for k in ('rq_base_ps', 'rq_gpuprio_ps', 'attr_base_ps',
                       'attr_execbuf_ps', 'attr_context_ps'):
-                w.writerow(['i915', k[:-3], '-', 'on', 'on-1', i,
+                w.writerow(['i915', k[:-3], '-', 'on', 'on-full', i,
                             '%.3f' % (r[k] / 1000)])
 
     frows, fork = fork_rows(rows)

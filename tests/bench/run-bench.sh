@@ -6,10 +6,10 @@
 # usage: run-bench.sh <bzImage on> <bzImage off> <initramfs> <tree on> \
 #                     <result dir> [boots]
 #
-# The first boot of the feature kernel runs everything (the syscalls, the
-# scale test with up to 10,000 threads, fork, and the i915 gpuprio_perf mock
-# selftest at boot); the others measure fork only, alternating kernels, so
-# that the fork comparison has rounds from several boots of each.
+# One boot of the feature kernel runs the syscalls, the scale test with up
+# to 10,000 threads and the i915 gpuprio_perf mock selftest at boot; then
+# each kernel boots [boots] times in turn to measure fork alone, so that the
+# fork comparison has rounds from several boots of each.
 set -u
 on=$1 off=$2 initrd=$3 tree=$4 results=$5 boots=${6:-3}
 here=$(dirname "$0")
@@ -49,13 +49,12 @@ boot() { # boot <name> <bzImage> <append>
 	echo "          $(cat "$results/$1/guest-seconds") s"
 }
 
+# Everything but fork first; then fork alone, the kernels in turn, so that
+# no boot's fork rounds follow the i915 selftest or the 10,000 threads.
+boot "on-full" "$on" "gpunice.bench=info,percall,scale $i915"
 i=1
 while [ "$i" -le "$boots" ]; do
-	if [ "$i" -eq 1 ]; then
-		boot "on-$i" "$on" "gpunice.bench=info,fork,percall,scale $i915"
-	else
-		boot "on-$i" "$on" "gpunice.bench=fork"
-	fi
-	boot "off-$i" "$off" "gpunice.bench=fork"
+	boot "on-$i" "$on" "gpunice.bench=fork gpunice.bench_args=-r,7"
+	boot "off-$i" "$off" "gpunice.bench=fork gpunice.bench_args=-r,7"
 	i=$((i + 1))
 done
