@@ -51,9 +51,6 @@ hdr=$tree/arch/arm64/include/generated/asm/syscall_table_64.h
 if [ -f "$hdr" ] && grep -q '__SYSCALL(463, sys_gpuprio_set)' "$hdr" &&
    grep -q '__SYSCALL(464, sys_gpuprio_get)' "$hdr"; then
 	ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
-elif grep -q 'sys_gpuprio_set' "$tree/System.map" 2>/dev/null &&
-     grep -q '__NR_gpuprio_get 464' "$tree/include/uapi/asm-generic/unistd.h"; then
-	ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
 else
 	: > "$log"
 	not_ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"

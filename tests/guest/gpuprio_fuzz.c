@@ -45,6 +45,8 @@
 #include <linux/capability.h>
 #include <linux/gpuprio.h>
 
+#include "gpu_nice_text.h"
+
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
 #define __NR_gpuprio_get 464
@@ -363,23 +365,6 @@ static void proc_text(const struct mtask *t, char *buf, size_t len)
 	default:
 		snprintf(buf, len, "none %d\n", t->nice);
 	}
-}
-
-/* Does @s read as a valid value: class word and data in range? */
-static bool text_decodes(const char *s)
-{
-	int n;
-	char end;
-
-	if (!strcmp(s, "idle\n"))
-		return true;
-	if (sscanf(s, "none %d%c", &n, &end) == 2 && end == '\n')
-		return n >= -20 && n <= 19;
-	if (sscanf(s, "best-effort %d%c", &n, &end) == 2 && end == '\n')
-		return n >= -20 && n <= 19;
-	if (sscanf(s, "realtime %d%c", &n, &end) == 2 && end == '\n')
-		return n >= 0 && n <= 7;
-	return false;
 }
 
 /* Read the whole file through @fd in chunks of @chunk bytes. */

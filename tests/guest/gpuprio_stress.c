@@ -32,6 +32,8 @@
 #include <unistd.h>
 #include <linux/gpuprio.h>
 
+#include "gpu_nice_text.h"
+
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
 #define __NR_gpuprio_get 464
@@ -130,22 +132,6 @@ static int random_valid(uint64_t *s)
 	if (i <= 48)
 		return BE((int)i - 9 - 20);
 	return GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0);
-}
-
-static bool text_decodes(const char *s)
-{
-	int n;
-	char end;
-
-	if (!strcmp(s, "idle\n"))
-		return true;
-	if (sscanf(s, "none %d%c", &n, &end) == 2 && end == '\n')
-		return n >= -20 && n <= 19;
-	if (sscanf(s, "best-effort %d%c", &n, &end) == 2 && end == '\n')
-		return n >= -20 && n <= 19;
-	if (sscanf(s, "realtime %d%c", &n, &end) == 2 && end == '\n')
-		return n >= 0 && n <= 7;
-	return false;
 }
 
 /*
