@@ -193,22 +193,38 @@ static int gpuprio_get_effective(struct task_struct *p)
 	return err ? err : task_gpuprio(p);
 }
 
-/* The higher of two effective values, -ESRCH standing for "none yet". */
-static int gpuprio_best(int a, int b)
+/*
+ * The highest effective value of a PGRP or USER walk. Its rank is kept next
+ * to it so that each task is ranked once: the walk runs under tasklist_lock.
+ * Until a value is found, @ret is -ESRCH or the last LSM refusal.
+ */
+struct gpuprio_best {
+	int ret;
+	int rank;
+};
+
+static inline void gpuprio_best_keep(struct gpuprio_best *best, int value)
 {
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return gpuprio_rank(a) <= gpuprio_rank(b) ? a : b;
+	int rank;
+
+	if (value < 0) {
+		if (best->ret < 0)
+			best->ret = value;
+		return;
+	}
+	rank = gpuprio_rank(value);
+	if (best->ret < 0 || rank < best->rank) {
+		best->ret = value;
+		best->rank = rank;
+	}
 }
 
 SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
 {
+	struct gpuprio_best best = { .ret = -ESRCH };
 	struct task_struct *g, *p;
 	struct user_struct *user;
 	struct pid *pgrp;
-	int ret = -ESRCH;
 	kuid_t uid;
 
 	rcu_read_lock();
@@ -217,15 +233,15 @@ SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
 		p = who ? find_task_by_vpid(who) : current;
 		if (!p)
 			break;
-		ret = security_task_getscheduler(p);
-		if (!ret)
-			ret = task_gpuprio_raw(p);
+		best.ret = security_task_getscheduler(p);
+		if (!best.ret)
+			best.ret = task_gpuprio_raw(p);
 		break;
 	case GPUPRIO_WHO_PGRP:
 		pgrp = who ? find_vpid(who) : task_pgrp(current);
 		read_lock(&tasklist_lock);
 		do_each_pid_thread(pgrp, PIDTYPE_PGID, p) {
-			ret = gpuprio_best(ret, gpuprio_get_effective(p));
+			gpuprio_best_keep(&best, gpuprio_get_effective(p));
 		} while_each_pid_thread(pgrp, PIDTYPE_PGID, p);
 		read_unlock(&tasklist_lock);
 		break;
@@ -238,16 +254,16 @@ SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
 			break;
 		for_each_process_thread(g, p) {
 			if (uid_eq(task_uid(p), uid) && task_pid_vnr(p))
-				ret = gpuprio_best(ret,
-						   gpuprio_get_effective(p));
+				gpuprio_best_keep(&best,
+						  gpuprio_get_effective(p));
 		}
 		free_uid(user);
 		break;
 	default:
-		ret = -EINVAL;
+		best.ret = -EINVAL;
 	}
 	rcu_read_unlock();
-	return ret;
+	return best.ret;
 }
 
 #ifdef CONFIG_GPUPRIO_KUNIT_TEST

@@ -71,6 +71,16 @@ static void gpuprio_test_validation(struct kunit *test)
 			c->valid ? 0 : -EINVAL);
 }
 
+/* A PGRP/USER walk over two tasks whose effective values are @a and @b. */
+static int gpuprio_test_best(int a, int b)
+{
+	struct gpuprio_best best = { .ret = -ESRCH };
+
+	gpuprio_best_keep(&best, a);
+	gpuprio_best_keep(&best, b);
+	return best.ret;
+}
+
 static void gpuprio_test_ordering(struct kunit *test)
 {
 	static const u16 descending[] = {
@@ -87,13 +97,15 @@ static void gpuprio_test_ordering(struct kunit *test)
 		u16 hi = descending[i - 1], lo = descending[i];
 
 		KUNIT_EXPECT_LT(test, gpuprio_rank(hi), gpuprio_rank(lo));
-		KUNIT_EXPECT_EQ(test, gpuprio_best(hi, lo), hi);
-		KUNIT_EXPECT_EQ(test, gpuprio_best(lo, hi), hi);
+		KUNIT_EXPECT_EQ(test, gpuprio_test_best(hi, lo), hi);
+		KUNIT_EXPECT_EQ(test, gpuprio_test_best(lo, hi), hi);
 	}
-	KUNIT_EXPECT_EQ(test, gpuprio_best(-ESRCH, GPUPRIO_BE_NICE(3)),
+	/* An LSM refusal never replaces a value, and is kept without one. */
+	KUNIT_EXPECT_EQ(test, gpuprio_test_best(-EACCES, GPUPRIO_BE_NICE(3)),
 			GPUPRIO_BE_NICE(3));
-	KUNIT_EXPECT_EQ(test, gpuprio_best(GPUPRIO_BE_NICE(3), -ESRCH),
+	KUNIT_EXPECT_EQ(test, gpuprio_test_best(GPUPRIO_BE_NICE(3), -EACCES),
 			GPUPRIO_BE_NICE(3));
+	KUNIT_EXPECT_EQ(test, gpuprio_test_best(-EACCES, -EPERM), -EPERM);
 }
 
 static void gpuprio_test_resolve(struct kunit *test)

@@ -4,10 +4,12 @@
 # content changed are touched, so the kernel build stays incremental.
 #
 # usage: sync-tree.sh <linux-source tarball> <pristine dir> <tree dir>
+# GPUNICE_SERIES names another series file, for patches still in the works.
 set -eu
 
 tarball=$1 pristine=$2 tree=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
+series=${GPUNICE_SERIES:-$repo/patches/series}
 # Folders of the repository that hold new files at their kernel paths.
 kernel_dirs="kernel include fs drivers tools/testing/selftests/gpuprio Documentation"
 
@@ -39,7 +41,7 @@ while read -r p; do
 		mkdir -p "$stage/$(dirname "$f")"
 		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$stage/$f"
 	done
-done < "$repo/patches/series"
+done < "$series"
 
 while read -r p; do
 	patch -p1 -s -N --no-backup-if-mismatch -d "$stage" \
@@ -47,7 +49,7 @@ while read -r p; do
 		echo "sync-tree: patch $p does not apply" >&2
 		exit 1
 	}
-done < "$repo/patches/series"
+done < "$series"
 
 (cd "$stage" && find . -type f | sed 's|^\./||' | sort) > "$stage.list"
 trap 'rm -rf "$stage" "$stage.list"' EXIT
