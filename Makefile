@@ -22,7 +22,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install patches check-arm64 check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -109,13 +109,20 @@ check-arm64:
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(OUT)/check/host-arm64.tap
 
+# amdgpu compile check: the objects the series touches, in a tree of their
+# own (all of amdgpu would take too long to build here).
+check-amdgpu: | deps
+	@$(call placeholder,host-amdgpu)
+	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
+		> $(OUT)/check/host-amdgpu.tap
+
 check-host: kernel
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
 		CFLAGS="-O2 -Werror"
 	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)
 
 # What make check runs; each writes TAP into $(OUT)/check for summarize.py.
-CHECK_SUITES ?= check-guest check-host check-arm64 check-patches
+CHECK_SUITES ?= check-guest check-host check-arm64 check-amdgpu check-patches
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(OUT)/check/$(1).tap
 

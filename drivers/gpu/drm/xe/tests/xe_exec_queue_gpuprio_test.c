@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: MIT
+/*
+ * KUnit tests of user exec queues following the GPU priority of the task
+ * that creates and submits to them. Queues are made by the real
+ * __xe_exec_queue_alloc() on a fake device and engine, with a fake backend
+ * that only counts set_priority calls: no GPU is needed.
+ *
+ * Each test case runs in a kthread of its own, so a nice or GPU priority
+ * left behind by a failed assertion goes away with it; the tests still put
+ * back what they changed.
+ */
+
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/gpuprio.h>
+#include <linux/sched.h>
+
+#include "xe_kunit_helpers.h"
+#include "xe_device.h"
+#include "xe_hw_engine_types.h"
+
+struct gpuprio_test {
+	struct xe_device *xe;
+	struct xe_hw_engine *hwe;
+	/* What the fake backend saw. */
+	int calls;
+	enum xe_exec_queue_priority last;
+	/* Fail set_priority as the GuC backend does when out of memory. */
+	bool fail;
+	long saved_nice;
+	u16 saved_gpuprio;
+};
+
+static int fake_set_priority(struct xe_exec_queue *q,
+			     enum xe_exec_queue_priority priority)
+{
+	struct gpuprio_test *t = kunit_get_current_test()->priv;
+
+	if (t->fail)
+		return -ENOMEM;
+
+	t->calls++;
+	t->last = priority;
+	q->sched_props.priority = priority;
+	return 0;
+}
+
+static const struct xe_exec_queue_ops fake_ops = {
+	.set_priority = fake_set_priority,
+};
+
+#ifdef CONFIG_GPUPRIO
+static void gpuprio_test_set_task(long nice, u16 gpuprio)
+{
+	WRITE_ONCE(current->gpuprio, gpuprio);
+	set_user_nice(current, nice);
+}
+#else
+static void gpuprio_test_set_task(long nice, u16 gpuprio)
+{
+	set_user_nice(current, nice);
+}
+#endif
+
+static void gpuprio_test_set_nice(long nice)
+{
+	gpuprio_test_set_task(nice, GPUPRIO_DEFAULT);
+}
+
+static void gpuprio_test_restore_task(struct kunit *test)
+{
+	struct gpuprio_test *t = test->priv;
+
+	gpuprio_test_set_task(t->saved_nice, t->saved_gpuprio);
+}
+
+static int gpuprio_test_init(struct kunit *test)
+{
+	struct gpuprio_test *t;
+	struct xe_hw_engine *hwe;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	hwe = kunit_kzalloc(test, sizeof(*hwe), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hwe);
+	hwe->eclass = kunit_kzalloc(test, sizeof(*hwe->eclass), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hwe->eclass);
+
+	xe_kunit_helper_xe_device_test_init(test);
+	t->xe = test->priv;
+	hwe->gt = xe_device_get_gt(t->xe, 0);
+	hwe->class = XE_ENGINE_CLASS_RENDER;
+	t->hwe = hwe;
+	t->saved_nice = task_nice(current);
+	t->saved_gpuprio = task_gpuprio_raw(current);
+
+	test->priv = t;
+	return 0;
+}
+
+static void gpuprio_test_free_queue(void *q)
+{
+	__xe_exec_queue_free(q);
+}
+
+/* A queue as xe_exec_queue_create() allocates it, on the fake backend. */
+static struct xe_exec_queue *gpuprio_test_queue(struct kunit *test, u32 flags)
+{
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+
+	q = __xe_exec_queue_alloc(t->xe, NULL, BIT(0), 1, t->hwe, flags, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, q);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							gpuprio_test_free_queue,
+							q), 0);
+	q->ops = &fake_ops;
+	return q;
+}
+
+struct gpuprio_task_case {
+	const char *name;
+	long nice;
+	u16 gpuprio;
+	enum xe_exec_queue_priority expected;
+};
+
+static const struct gpuprio_task_case gpuprio_task_cases[] = {
+	{ "nice 0", 0, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	{ "nice 5", 5, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_LOW },
+	{ "nice -3", -3, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_HIGH },
+	{ "gpu nice 10, nice -5", -5, GPUPRIO_BE_NICE(10),
+	  XE_EXEC_QUEUE_PRIORITY_LOW },
+	{ "gpu nice -10, nice 5", 5, GPUPRIO_BE_NICE(-10),
+	  XE_EXEC_QUEUE_PRIORITY_HIGH },
+	{ "gpu nice 0, nice 10", 10, GPUPRIO_BE_NICE(0),
+	  XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	{ "realtime 0", 0, GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0),
+	  XE_EXEC_QUEUE_PRIORITY_HIGH },
+	{ "idle, nice -5", -5, GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0),
+	  XE_EXEC_QUEUE_PRIORITY_LOW },
+};
+
+static void gpuprio_task_case_desc(const struct gpuprio_task_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gpuprio_task, gpuprio_task_cases, gpuprio_task_case_desc);
+
+static void gpuprio_test_skip_unsupported(struct kunit *test,
+					  const struct gpuprio_task_case *c)
+{
+	if (!IS_ENABLED(CONFIG_GPUPRIO) && c->gpuprio != GPUPRIO_DEFAULT)
+		kunit_skip(test, "needs CONFIG_GPUPRIO");
+}
+
+/* A new user queue starts at the priority of the task creating it. */
+static void gpuprio_test_create_user(struct kunit *test)
+{
+	const struct gpuprio_task_case *c = test->param_value;
+	struct xe_exec_queue *q;
+
+	gpuprio_test_skip_unsupported(test, c);
+	gpuprio_test_set_task(c->nice, c->gpuprio);
+	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	gpuprio_test_restore_task(test);
+
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority, c->expected);
+}
+
+/* A user queue created at NORMAL takes the submitting task's priority. */
+static void gpuprio_test_follow(struct kunit *test)
+{
+	const struct gpuprio_task_case *c = test->param_value;
+	int changes = c->expected != XE_EXEC_QUEUE_PRIORITY_NORMAL;
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+
+	gpuprio_test_skip_unsupported(test, c);
+	gpuprio_test_set_nice(0);
+	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	KUNIT_ASSERT_EQ(test, q->sched_props.priority,
+			XE_EXEC_QUEUE_PRIORITY_NORMAL);
+
+	gpuprio_test_set_task(c->nice, c->gpuprio);
+	xe_exec_queue_follow_task(q, current);
+	gpuprio_test_restore_task(test);
+
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority, c->expected);
+	KUNIT_EXPECT_EQ(test, t->calls, changes);
+}
+
+/* Each submission refreshes the priority; the backend only sees changes. */
+static void gpuprio_test_refresh(struct kunit *test)
+{
+	static const struct {
+		long nice;
+		enum xe_exec_queue_priority expected;
+		int calls;
+	} steps[] = {
+		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL, 0 },
+		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
+		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
+		{ 19, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
+		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
+		{ -1, XE_EXEC_QUEUE_PRIORITY_HIGH, 3 },
+		{ -20, XE_EXEC_QUEUE_PRIORITY_HIGH, 3 },
+		{ 1, XE_EXEC_QUEUE_PRIORITY_LOW, 4 },
+	};
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+	int i;
+
+	gpuprio_test_set_nice(0);
+	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		gpuprio_test_set_nice(steps[i].nice);
+		xe_exec_queue_follow_task(q, current);
+		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority,
+				    steps[i].expected, "step %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, t->calls, steps[i].calls,
+				    "step %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, t->last, XE_EXEC_QUEUE_PRIORITY_LOW);
+	gpuprio_test_restore_task(test);
+}
+
+/* A change the backend could not take is tried again at the next exec. */
+static void gpuprio_test_retry(struct kunit *test)
+{
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+
+	gpuprio_test_set_nice(0);
+	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+
+	gpuprio_test_set_nice(10);
+	t->fail = true;
+	xe_exec_queue_follow_task(q, current);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			XE_EXEC_QUEUE_PRIORITY_NORMAL);
+
+	t->fail = false;
+	xe_exec_queue_follow_task(q, current);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			XE_EXEC_QUEUE_PRIORITY_LOW);
+	KUNIT_EXPECT_EQ(test, t->calls, 1);
+	gpuprio_test_restore_task(test);
+}
+
+static const enum xe_exec_queue_priority gpuprio_explicit_cases[] = {
+	XE_EXEC_QUEUE_PRIORITY_LOW,
+	XE_EXEC_QUEUE_PRIORITY_NORMAL,
+	XE_EXEC_QUEUE_PRIORITY_HIGH,
+};
+
+static void gpuprio_explicit_desc(const enum xe_exec_queue_priority *prio,
+				  char *desc)
+{
+	static const char * const names[] = {
+		[XE_EXEC_QUEUE_PRIORITY_LOW] = "explicit low",
+		[XE_EXEC_QUEUE_PRIORITY_NORMAL] = "explicit normal",
+		[XE_EXEC_QUEUE_PRIORITY_HIGH] = "explicit high",
+	};
+
+	strscpy(desc, names[*prio], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gpuprio_explicit, gpuprio_explicit_cases,
+		  gpuprio_explicit_desc);
+
+/*
+ * DRM_XE_EXEC_QUEUE_SET_PROPERTY_PRIORITY wins over the task, whatever the
+ * value, NORMAL included. The kthread running the test has CAP_SYS_NICE,
+ * which HIGH needs.
+ */
+static void gpuprio_test_explicit(struct kunit *test)
+{
+	static const long nices[] = { -20, -1, 0, 1, 19 };
+	const enum xe_exec_queue_priority *prio = test->param_value;
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+	int i;
+
+	gpuprio_test_set_nice(10);
+	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	KUNIT_ASSERT_EQ(test, exec_queue_set_priority(t->xe, q, *prio), 0);
+
+	for (i = 0; i < ARRAY_SIZE(nices); i++) {
+		gpuprio_test_set_nice(nices[i]);
+		xe_exec_queue_follow_task(q, current);
+		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority, *prio,
+				    "nice %ld", nices[i]);
+	}
+	KUNIT_EXPECT_EQ(test, t->calls, 0);
+	gpuprio_test_restore_task(test);
+}
+
+struct gpuprio_other_case {
+	const char *name;
+	u32 flags;
+	enum xe_exec_queue_priority priority;
+};
+
+/* The flags their creators in xe give them, and their usual priority. */
+static const struct gpuprio_other_case gpuprio_other_cases[] = {
+	{ "kernel", EXEC_QUEUE_FLAG_KERNEL, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	{ "gsc", EXEC_QUEUE_FLAG_KERNEL | EXEC_QUEUE_FLAG_PERMANENT,
+	  XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	{ "migrate", EXEC_QUEUE_FLAG_KERNEL | EXEC_QUEUE_FLAG_PERMANENT |
+	  EXEC_QUEUE_FLAG_HIGH_PRIORITY, XE_EXEC_QUEUE_PRIORITY_KERNEL },
+	{ "vm bind", EXEC_QUEUE_FLAG_VM, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	{ "vm bind child", EXEC_QUEUE_FLAG_VM |
+	  EXEC_QUEUE_FLAG_BIND_ENGINE_CHILD, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+};
+
+static void gpuprio_other_case_desc(const struct gpuprio_other_case *c,
+				    char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gpuprio_other, gpuprio_other_cases, gpuprio_other_case_desc);
+
+/* Kernel, migration and VM bind queues never follow a task. */
+static void gpuprio_test_other(struct kunit *test)
+{
+	static const long nices[] = { -20, 0, 19 };
+	const struct gpuprio_other_case *c = test->param_value;
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+	int i;
+
+	gpuprio_test_set_nice(10);
+	q = gpuprio_test_queue(test, c->flags);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority, c->priority);
+
+	for (i = 0; i < ARRAY_SIZE(nices); i++) {
+		gpuprio_test_set_nice(nices[i]);
+		xe_exec_queue_follow_task(q, current);
+		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority,
+				    c->priority, "nice %ld", nices[i]);
+	}
+	KUNIT_EXPECT_EQ(test, t->calls, 0);
+	gpuprio_test_restore_task(test);
+}
+
+static struct kunit_case gpuprio_test_cases[] = {
+	KUNIT_CASE_PARAM(gpuprio_test_create_user, gpuprio_task_gen_params),
+	KUNIT_CASE_PARAM(gpuprio_test_follow, gpuprio_task_gen_params),
+	KUNIT_CASE(gpuprio_test_refresh),
+	KUNIT_CASE(gpuprio_test_retry),
+	KUNIT_CASE_PARAM(gpuprio_test_explicit, gpuprio_explicit_gen_params),
+	KUNIT_CASE_PARAM(gpuprio_test_other, gpuprio_other_gen_params),
+	{}
+};
+
+static struct kunit_suite xe_exec_queue_gpuprio_suite = {
+	.name = "xe_exec_queue_gpuprio",
+	.test_cases = gpuprio_test_cases,
+	.init = gpuprio_test_init,
+};
+
+kunit_test_suite(xe_exec_queue_gpuprio_suite);

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Compile check of the amdgpu objects the project touches, without building
+# the rest of amdgpu (no AMD GPU here, and all of amdgpu takes too long):
+# tinyconfig + gpuprio-test.config + amdgpu-compile.config, then each object
+# alone. An object fails on an error or on any compiler warning. TAP on
+# stdout, build output of failures as TAP comments.
+#
+# usage: amdgpu-compile.sh <tree>                       (tree already synced)
+#        amdgpu-compile.sh <linux tarball> <pristine tree> <tree>
+set -u
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+if [ $# -eq 3 ]; then
+	"$repo/scripts/sync-tree.sh" "$1" "$2" "$3" >&2 || exit 1
+	tree=$3
+elif [ $# -eq 1 ]; then
+	tree=$1
+else
+	echo "usage: $0 <tree> | <tarball> <pristine> <tree>" >&2
+	exit 2
+fi
+
+amd=drivers/gpu/drm/amd/amdgpu
+# The test's folder is reached both from drm/ and, as a prefix of the path,
+# from amd/amdgpu/: a single-object build of it would compile it twice at
+# once, so it is built through its folder.
+objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o
+      $amd/tests/amdgpu_ctx_prio_test.o"
+target() {
+	case $1 in
+	*/tests/*) echo "${1%/*}/" ;;
+	*) echo "$1" ;;
+	esac
+}
+symbols="CONFIG_GPUPRIO=y CONFIG_DRM_AMDGPU=y
+	 CONFIG_DRM_AMDGPU_CTX_PRIO_KUNIT_TEST=y"
+kmake="make -C $tree -j$(nproc)"
+n=0 failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+ok() { n=$((n + 1)); echo "ok $n amdgpu: $1"; }
+not_ok() {
+	n=$((n + 1)); failed=1; echo "not ok $n amdgpu: $1"
+	sed 's/^/# /' "$log" | tail -n 40
+}
+
+echo "1..$(($(echo $objs | wc -w) + 1))"
+
+# Configure again only when a fragment changed since the last time.
+cfg="$repo/configs/gpuprio-test.config $repo/configs/amdgpu-compile.config"
+fresh=1
+[ -f "$tree/.config" ] || fresh=0
+for f in $cfg; do
+	[ "$f" -nt "$tree/.config" ] && fresh=0
+done
+: >"$log"
+if [ $fresh = 0 ]; then
+	echo "  CONFIG  $tree" >&2
+	$kmake -s tinyconfig >>"$log" 2>&1 &&
+	(cd "$tree" && scripts/kconfig/merge_config.sh -m -Q .config $cfg) \
+		>>"$log" 2>&1 &&
+	$kmake -s olddefconfig >>"$log" 2>&1
+fi
+missing=
+for s in $symbols; do
+	grep -qx "$s" "$tree/.config" 2>/dev/null || missing="$missing $s"
+done
+if [ -z "$missing" ]; then
+	ok "config has $(echo $symbols)"
+else
+	echo "missing after olddefconfig:$missing" >>"$log"
+	not_ok "config has $(echo $symbols)"
+fi
+
+# Remove each object first so that its warnings show on every run.
+for o in $objs; do
+	rm -f "$tree/$o"
+	echo "  BUILD   $o" >&2
+	if $kmake "$(target "$o")" >"$log" 2>&1 && [ -f "$tree/$o" ] &&
+	   ! grep -q 'warning:' "$log"; then
+		ok "$o builds without warnings"
+	else
+		not_ok "$o builds without warnings"
+	fi
+done
+exit $failed
