@@ -8,8 +8,10 @@
 
 #include <kunit/device.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/gpuprio.h>
+#include <linux/jiffies.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -89,6 +91,26 @@ static struct sched_test *sched_test_init(struct kunit *test, u32 num_rqs)
 	return env;
 }
 
+/*
+ * Wait until free_job has run for every finished job: drm_sched_fini()
+ * does not free jobs still on the pending list.
+ */
+static void sched_test_wait_freed(struct kunit *test, struct sched_test *env)
+{
+	unsigned long timeout = jiffies + 10 * HZ;
+	bool empty;
+
+	for (;;) {
+		spin_lock(&env->sched.job_list_lock);
+		empty = list_empty(&env->sched.pending_list);
+		spin_unlock(&env->sched.job_list_lock);
+		if (empty || time_after(jiffies, timeout))
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_TRUE(test, empty);
+}
+
 static void sched_test_exit(struct kunit *test)
 {
 	struct sched_test *env = test->priv;
@@ -101,6 +123,7 @@ static void sched_test_exit(struct kunit *test)
 	drm_sched_wqueue_start(&env->sched);
 	for (i = 0; i < env->num_entities; i++)
 		drm_sched_entity_destroy(&env->entities[i]);
+	sched_test_wait_freed(test, env);
 	drm_sched_fini(&env->sched);
 }
 
@@ -124,14 +147,17 @@ static void sched_test_push(struct kunit *test,
 {
 	struct sched_test *env = test->priv;
 	struct sched_test_job *job;
+	int ret;
 
 	KUNIT_ASSERT_LT(test, env->num_jobs, TEST_MAX_JOBS);
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, job);
 	job->env = env;
 	job->tag = tag;
-	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, entity, 1, NULL,
-						 1), 0);
+	ret = drm_sched_job_init(&job->base, entity, 1, NULL, 1);
+	if (ret)
+		kfree(job);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	drm_sched_job_arm(&job->base);
 	env->done[env->num_jobs++] = dma_fence_get(&job->base.s_fence->finished);
 	drm_sched_entity_push_job(&job->base);
@@ -150,6 +176,7 @@ static void sched_test_run(struct kunit *test, const int *order, int count)
 	KUNIT_ASSERT_EQ(test, atomic_read(&env->num_ran), count);
 	for (i = 0; i < count; i++)
 		KUNIT_EXPECT_EQ_MSG(test, env->ran[i], order[i], "job %d", i);
+	sched_test_wait_freed(test, env);
 	drm_sched_wqueue_stop(&env->sched);
 }
 
