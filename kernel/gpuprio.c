@@ -8,10 +8,11 @@
  * every submission, so a change applies to the task's next submission.
  *
  * The permission rules follow setpriority(2), with one difference: raising
- * the GPU priority back up to the task's CPU nice is always allowed, so that
+ * the GPU priority back up to max(CPU nice, 0) is always allowed, so that
  * a task lowered on the GPU (a background browser tab) can be restored
- * without privilege. Only going above both the CPU nice and the current GPU
- * priority needs CAP_SYS_NICE or RLIMIT_NICE.
+ * without privilege. Going above both that and the current GPU priority
+ * needs can_nice() (CAP_SYS_NICE or RLIMIT_NICE), even when the CPU nice is
+ * as low: drivers reserve their high levels for privileged callers.
  */
 
 #include <linux/capability.h>
@@ -78,8 +79,9 @@ static bool gpuprio_may_change(struct task_struct *p)
 
 /*
  * A best-effort nice needs can_nice() only when it would give @p more GPU
- * priority than both its CPU nice and its current GPU priority. NONE and
- * idle never do.
+ * priority than both its current GPU priority and max(CPU nice, 0): a
+ * negative CPU nice alone never grants a GPU nice below 0. NONE and idle
+ * never raise above that.
  */
 static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 {
@@ -89,7 +91,8 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 		return false;
 
 	nice = GPUPRIO_TO_NICE(prio);
-	return nice < task_nice(p) && nice < gpuprio_rank(task_gpuprio(p));
+	return nice < gpuprio_follow_nice(task_nice(p)) &&
+	       nice < gpuprio_rank(task_gpuprio(p));
 }
 
 /**

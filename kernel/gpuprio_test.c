@@ -115,8 +115,11 @@ static void gpuprio_test_resolve(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_DEFAULT, 5),
 			GPUPRIO_BE_NICE(5));
+	/* A negative CPU nice alone never raises the GPU above normal. */
 	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_DEFAULT, -20),
-			GPUPRIO_BE_NICE(-20));
+			GPUPRIO_BE_NICE(0));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_DEFAULT, -10),
+			GPUPRIO_BE_NICE(0));
 	KUNIT_EXPECT_EQ(test, gpuprio_resolve(GPUPRIO_BE_NICE(7), -3),
 			GPUPRIO_BE_NICE(7));
 	KUNIT_EXPECT_EQ(test, gpuprio_resolve(rt, 0), rt);

@@ -15,11 +15,21 @@
 #define GPUPRIO_RANK_RT_BASE	(-GPUPRIO_BE_NICE_OFFSET - GPUPRIO_RT_LEVELS)
 #define GPUPRIO_RANK_IDLE	GPUPRIO_BE_LEVELS
 
-/* NONE means "follow the CPU nice": resolve it to best effort at @cpu_nice. */
+/*
+ * NONE follows the CPU nice downward only: a negative CPU nice (granted by
+ * rtkit, GameMode or inherited) must not reach a driver's high levels, which
+ * the drivers otherwise reserve for CAP_SYS_NICE. Above normal on the GPU
+ * takes an explicit gpuprio_set() that passed can_nice().
+ */
+static inline int gpuprio_follow_nice(int cpu_nice)
+{
+	return max(cpu_nice, 0);
+}
+
 static inline u16 gpuprio_resolve(u16 prio, int cpu_nice)
 {
 	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_NONE)
-		return GPUPRIO_BE_NICE(cpu_nice);
+		return GPUPRIO_BE_NICE(gpuprio_follow_nice(cpu_nice));
 	return prio;
 }
 

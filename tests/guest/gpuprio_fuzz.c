@@ -200,9 +200,15 @@ static bool valid_value(int prio)
 	return false;
 }
 
+/* NONE follows the CPU nice downward only. */
+static int follow(int nice)
+{
+	return nice > 0 ? nice : 0;
+}
+
 static int resolve(int prio, int nice)
 {
-	return CLASS(prio) == GPUPRIO_CLASS_NONE ? BE(nice) : prio;
+	return CLASS(prio) == GPUPRIO_CLASS_NONE ? BE(follow(nice)) : prio;
 }
 
 static int rank(int prio)
@@ -252,7 +258,7 @@ static int model_set_one(const struct mtask *t, int prio)
 	if (CLASS(prio) != GPUPRIO_CLASS_BE)
 		return 0;
 	nice = GPUPRIO_TO_NICE(prio);
-	if (nice < t->nice && nice < rank(resolve(t->prio, t->nice)) &&
+	if (nice < follow(t->nice) && nice < rank(resolve(t->prio, t->nice)) &&
 	    !cap_nice() && nice < 20 - t->rlim)
 		return EACCES;
 	return 0;
@@ -363,7 +369,7 @@ static void proc_text(const struct mtask *t, char *buf, size_t len)
 		snprintf(buf, len, "idle\n");
 		break;
 	default:
-		snprintf(buf, len, "none %d\n", t->nice);
+		snprintf(buf, len, "none %d\n", follow(t->nice));
 	}
 }
 

@@ -55,6 +55,12 @@
 enum { OP_SET_SELF, OP_SET_OTHER, OP_GET, OP_GET_GROUP, OP_SET_GROUP,
 	OP_PROC_READ, OP_PROC_WRITE, OP_FORK, OP_THREAD, OP_SETPGID,
 	OP_NICE, NR_OPS };
+/* NONE follows the CPU nice downward only. */
+static int follow_cpu_nice(int nice)
+{
+	return nice > 0 ? nice : 0;
+}
+
 static const char *const op_name[] = {
 	"set self", "set other", "get", "get group", "set group",
 	"proc read", "proc write", "fork", "thread", "setpgid", "cpu nice",
@@ -528,7 +534,7 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 			break;
 		default:
 			snprintf(want, sizeof(want), "none %d\n",
-				 getpriority(PRIO_PROCESS, tid));
+				 follow_cpu_nice(getpriority(PRIO_PROCESS, tid)));
 		}
 		if (!text_decodes(buf) || strcmp(buf, want)) {
 			snprintf(why, len, "task %d: value %#lx but gpu_nice \"%.*s\"",

@@ -192,6 +192,20 @@ TEST_F(gpuprio, default_is_none_and_follows_cpu_nice)
 	EXPECT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
 }
 
+/* A CPU boost (rtkit, GameMode) must not reach the GPU's high levels. */
+TEST_F(gpuprio, none_ignores_negative_cpu_nice)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, setpgid(0, 0));
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, -10));
+	ASSERT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+	ASSERT_EQ(0, read_gpu_nice(getpid(), buf, sizeof(buf)));
+	EXPECT_STREQ("none 0", buf);
+	EXPECT_EQ(BE(0), sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 0));
+}
+
 TEST_F(gpuprio, round_trip_every_valid_value)
 {
 	char buf[64], want[64];
@@ -669,6 +683,11 @@ FIXTURE_VARIANT_ADD(perm, user_self_rt) { { U, SELF, 0, NONE, RT(7), EPERM } };
 FIXTURE_VARIANT_ADD(perm, user_self_idle) { { U, SELF, 0, BE(-5), IDLE, 0 } };
 FIXTURE_VARIANT_ADD(perm, user_self_none) { { U, SELF, 0, BE(19), NONE, 0 } };
 FIXTURE_VARIANT_ADD(perm, user_self_none_from_idle) { { U, SELF, -5, IDLE, NONE, 0 } };
+/* A negative CPU nice set by root grants nothing above GPU nice 0. */
+FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_no_gpu_boost) { { U, SELF, -5, NONE, BE(-3), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_back_to_zero) { { U, SELF, -5, BE(10), BE(0), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_above_zero) { { U, SELF, -5, BE(10), BE(-1), EACCES } };
+FIXTURE_VARIANT_ADD(perm, rlimit_self_cpu_boost_gpu_boost) { { UR, SELF, -5, NONE, BE(-3), 0 } };
 FIXTURE_VARIANT_ADD(perm, user_own_lower) { { U, OWN, 0, NONE, BE(10), 0 } };
 FIXTURE_VARIANT_ADD(perm, user_own_above_cpu_nice) { { U, OWN, 0, NONE, BE(-1), EACCES } };
 FIXTURE_VARIANT_ADD(perm, user_own_rt) { { U, OWN, 0, NONE, RT(0), EPERM } };

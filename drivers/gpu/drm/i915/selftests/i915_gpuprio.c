@@ -92,7 +92,8 @@ static const struct gpuprio_case {
 	  I915_CONTEXT_MIN_USER_PRIORITY },
 	{ "unset at CPU nice 0", GPUPRIO_DEFAULT, 0, 0 },
 	{ "unset at CPU nice 7", GPUPRIO_DEFAULT, 7, -7 },
-	{ "unset at CPU nice -4", GPUPRIO_DEFAULT, -4, 4 },
+	{ "unset at CPU nice -4", GPUPRIO_DEFAULT, -4, 0 },
+	{ "unset at CPU nice -10", GPUPRIO_DEFAULT, -10, 0 },
 	{ "unset at CPU nice 19", GPUPRIO_DEFAULT, 19, -19 },
 };
 
@@ -209,7 +210,8 @@ static int igt_gpuprio_create_follows_nice(void *arg)
 		goto out;
 	}
 
-	if (ctx[0]->gpuprio != -3 || ctx[1]->gpuprio != 2) {
+	/* A negative CPU nice alone never raises the GPU above normal */
+	if (ctx[0]->gpuprio != -3 || ctx[1]->gpuprio != 0) {
 		pr_err("contexts created at CPU nice 3 then -2 got %d and %d\n",
 		       ctx[0]->gpuprio, ctx[1]->gpuprio);
 		err = -EINVAL;
@@ -361,7 +363,7 @@ static int igt_gpuprio_submit(void *arg)
 		goto out;
 
 	/* Raised, on another context: the earlier requests keep theirs */
-	gpuprio_set_task_value(GPUPRIO_DEFAULT, -5);
+	gpuprio_set_task_value(GPUPRIO_BE_NICE(-5), 0);
 	rq[2] = gpuprio_request(ctx[1], 0);
 	if (IS_ERR(rq[2])) {
 		err = PTR_ERR(rq[2]);
@@ -490,8 +492,8 @@ static int igt_gpuprio_deps(void *arg)
 		goto out_task;
 	}
 
-	/* rq[0] at nice -3 keeps the engine busy; rq[1] waits for it */
-	gpuprio_set_task_value(GPUPRIO_DEFAULT, -3);
+	/* rq[0] at GPU nice -3 keeps the engine busy; rq[1] waits for it */
+	gpuprio_set_task_value(GPUPRIO_BE_NICE(-3), 0);
 	rq[0] = gpuprio_request(ctx, 10 * HZ);
 	if (IS_ERR(rq[0])) {
 		err = PTR_ERR(rq[0]);

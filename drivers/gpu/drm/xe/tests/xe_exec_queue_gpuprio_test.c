@@ -128,7 +128,8 @@ struct gpuprio_task_case {
 static const struct gpuprio_task_case gpuprio_task_cases[] = {
 	{ "nice 0", 0, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_NORMAL },
 	{ "nice 5", 5, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_LOW },
-	{ "nice -3", -3, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_HIGH },
+	{ "nice -3", -3, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	{ "nice -10", -10, GPUPRIO_DEFAULT, XE_EXEC_QUEUE_PRIORITY_NORMAL },
 	{ "gpu nice 10, nice -5", -5, GPUPRIO_BE_NICE(10),
 	  XE_EXEC_QUEUE_PRIORITY_LOW },
 	{ "gpu nice -10, nice 5", 5, GPUPRIO_BE_NICE(-10),
@@ -205,9 +206,10 @@ static void gpuprio_test_refresh(struct kunit *test)
 		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
 		{ 19, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
 		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
-		{ -1, XE_EXEC_QUEUE_PRIORITY_HIGH, 3 },
-		{ -20, XE_EXEC_QUEUE_PRIORITY_HIGH, 3 },
-		{ 1, XE_EXEC_QUEUE_PRIORITY_LOW, 4 },
+		/* A CPU boost alone never reaches HIGH. */
+		{ -1, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
+		{ -20, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
+		{ 1, XE_EXEC_QUEUE_PRIORITY_LOW, 3 },
 	};
 	struct gpuprio_test *t = test->priv;
 	struct xe_exec_queue *q;
