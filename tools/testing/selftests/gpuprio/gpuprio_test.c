@@ -684,9 +684,9 @@ FIXTURE_VARIANT_ADD(perm, user_self_idle) { { U, SELF, 0, BE(-5), IDLE, 0 } };
 FIXTURE_VARIANT_ADD(perm, user_self_none) { { U, SELF, 0, BE(19), NONE, 0 } };
 FIXTURE_VARIANT_ADD(perm, user_self_none_from_idle) { { U, SELF, -5, IDLE, NONE, 0 } };
 /* A negative CPU nice set by root grants nothing above GPU nice 0. */
-FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_no_gpu_boost) { { U, SELF, -5, NONE, BE(-3), EACCES } };
-FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_back_to_zero) { { U, SELF, -5, BE(10), BE(0), 0 } };
-FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_above_zero) { { U, SELF, -5, BE(10), BE(-1), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_no_gpu) { { U, SELF, -5, NONE, BE(-3), EACCES } };
+FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_back_to_0) { { U, SELF, -5, BE(10), BE(0), 0 } };
+FIXTURE_VARIANT_ADD(perm, user_self_cpu_boost_above_0) { { U, SELF, -5, BE(10), BE(-1), EACCES } };
 FIXTURE_VARIANT_ADD(perm, rlimit_self_cpu_boost_gpu_boost) { { UR, SELF, -5, NONE, BE(-3), 0 } };
 FIXTURE_VARIANT_ADD(perm, user_own_lower) { { U, OWN, 0, NONE, BE(10), 0 } };
 FIXTURE_VARIANT_ADD(perm, user_own_above_cpu_nice) { { U, OWN, 0, NONE, BE(-1), EACCES } };
