@@ -28,6 +28,15 @@
 #include <sys/syscall.h>
 #include <linux/gpuprio.h>
 
+/*
+ * A strict -std= hides syscall(2) in <unistd.h>; this declaration matches
+ * glibc's and musl's, so it is harmless when theirs is visible too.  C++
+ * compilers define _GNU_SOURCE, so the library's declaration is always seen.
+ */
+#ifndef __cplusplus
+long syscall(long number, ...);
+#endif
+
 /* Kernel headers older than the feature do not name the calls. */
 #ifndef __NR_gpuprio_set
 # if defined(__alpha__)
