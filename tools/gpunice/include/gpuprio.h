@@ -16,9 +16,6 @@
  * kernel has GPU priorities. Without it they fail with ENOSYS and issue
  * nothing. The answer is cached: a kernel does not gain or lose the feature
  * while it runs.
- *
- * syscall(2) is declared by <unistd.h> under _DEFAULT_SOURCE, which is the
- * default unless a strict -std= option is given.
  */
 #ifndef _GPUPRIO_H
 #define _GPUPRIO_H
