@@ -353,21 +353,21 @@ int main(void)
 EOF
 header_c()
 {
-	# syscall(2) needs _DEFAULT_SOURCE, which strict -std= options lift.
-	$CC -std=c99 -D_DEFAULT_SOURCE -pedantic -Wall -Wextra -Werror \
+	# Strict -std= hides syscall(2); the header must declare it itself.
+	$CC -std=c11 -pedantic -Wall -Wextra -Werror \
 		-I"$top/tools/gpunice/include" -I"$top/include/uapi" \
 		-o "$tmp/header" "$tmp/header.c" >"$tmp/err" 2>&1 &&
 	run "$guard" "$tmp/header" && status_is 0
 }
-check "gpuprio.h compiles alone as C99; wrappers fail with ENOSYS" header_c
+check "gpuprio.h compiles alone as strict C11; wrappers fail with ENOSYS" header_c
 
 if command -v "$CXX" >/dev/null; then
 	cp "$tmp/header.c" "$tmp/header.cc"
-	check "gpuprio.h compiles alone as C++" $CXX -Wall -Wextra -Werror \
+	check "gpuprio.h compiles alone as C++17" $CXX -std=c++17 -pedantic -Wall -Wextra -Werror \
 		-I"$top/tools/gpunice/include" -I"$top/include/uapi" \
 		-fsyntax-only "$tmp/header.cc"
 else
-	skip "gpuprio.h compiles alone as C++" "no $CXX"
+	skip "gpuprio.h compiles alone as C++17" "no $CXX"
 fi
 
 # --- man pages --------------------------------------------------------------

@@ -16,9 +16,6 @@
  * kernel has GPU priorities. Without it they fail with ENOSYS and issue
  * nothing. The answer is cached: a kernel does not gain or lose the feature
  * while it runs.
- *
- * syscall(2) is declared by <unistd.h> under _DEFAULT_SOURCE, which is the
- * default unless a strict -std= option is given.
  */
 #ifndef _GPUPRIO_H
 #define _GPUPRIO_H
@@ -27,6 +24,15 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/gpuprio.h>
+
+/*
+ * A strict -std= hides syscall(2) in <unistd.h>; this declaration matches
+ * glibc's and musl's, so it is harmless when theirs is visible too.  C++
+ * compilers define _GNU_SOURCE, so the library's declaration is always seen.
+ */
+#ifndef __cplusplus
+long syscall(long number, ...);
+#endif
 
 /* Kernel headers older than the feature do not name the calls. */
 #ifndef __NR_gpuprio_set
