@@ -476,6 +476,27 @@ if command -v bash >/dev/null; then
 	check "bash completion: user names" out_has root
 	complete_words -p "$$" ""
 	check "bash completion: more PIDs after -p" out_has "$$"
+	# The wrapped command's own options are its own: a stand-in for
+	# bash-completion's _command_offset records where it was handed over.
+	complete_with_offset()
+	{
+		bash -c '
+			. "$1"; shift
+			_command_offset() { COMPREPLY=("offset:$1"); }
+			COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+			_gpunice_module
+			printf "%s\n" "${COMPREPLY[@]}"' sh "$comp" gpunice "$@" \
+			>"$tmp/out" 2>"$tmp/err"
+	}
+	complete_with_offset tar -c ""
+	check "bash completion: a command's -c is the command's" \
+		out_is offset:1
+	complete_with_offset -n 5 ssh -p ""
+	check "bash completion: a command's -p is the command's" \
+		out_is offset:3
+	complete_with_offset -c idle ""
+	check "bash completion: commands after gpunice's options" \
+		eval '! out_has offset:3 && out_has ls'
 else
 	skip "bash completion" "no bash"
 fi
