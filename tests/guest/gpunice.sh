@@ -378,7 +378,8 @@ check "show a user with no processes: exit 1" eval 'status_is 1 &&
 run "$as_gpu" "$GPUNICE" -n -1 -p "$u1"
 check "unprivileged: raising its process above its CPU nice is refused" \
 	eval 'status_is 1 && out_empty &&
-	err_is "gpunice: failed to set GPU priority of $u1 (process ID): Permission denied"'
+	err_has "gpunice: failed to set GPU priority of $u1 (process ID): Permission denied" &&
+	err_has "needs CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)"'
 check "unprivileged: the refused value is unchanged" \
 	gpu_nice_is "$u1" "best-effort 10"
 
@@ -392,19 +393,21 @@ check "unprivileged: raising back to its CPU nice is allowed" \
 run "$as_gpu" "$GPUNICE" -n -5 sh -c 'echo ran'
 check "unprivileged: a command at nice -5 is refused and not run" \
 	eval 'status_is 1 && out_empty &&
-	err_has "gpunice: failed to set GPU priority of " &&
-	err_has " (process ID): Permission denied"'
+	err_has "gpunice: failed to set GPU priority for sh: Permission denied" &&
+	err_has "needs CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)"'
 
 run "$as_gpu" "$GPUNICE" -c realtime -n 0 sh -c 'echo ran'
 check "unprivileged: realtime is refused" eval 'status_is 1 && out_empty &&
-	err_has " (process ID): Operation not permitted"'
+	err_has "failed to set GPU priority for sh: Operation not permitted" &&
+	err_has "the realtime class needs CAP_SYS_NICE"'
 
 spawn sleep 600
 rp=$spawned
 run "$as_gpu" "$GPUNICE" -n 19 -p "$rp"
 check "unprivileged: another user's process is refused, unchanged" eval \
 	'status_is 1 &&
-	err_is "gpunice: failed to set GPU priority of $rp (process ID): Operation not permitted" &&
+	err_has "gpunice: failed to set GPU priority of $rp (process ID): Operation not permitted" &&
+	err_has "processes needs CAP_SYS_NICE; see gpunice(1)" &&
 	gpu_nice_is "$rp" "none 0"'
 
 run "$as_gpu" "$GPUNICE" -t -n -5 cat /proc/self/gpu_nice

@@ -23,7 +23,8 @@ TABS=$(dirname "$GPUNICE")/gpuprio-tabs
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 TRY="Try 'gpunice --help' for more information."
-NOSUPPORT="gpunice: this kernel has no GPU priority support"
+NOSUPPORT="gpunice: this kernel has no GPU priority support (CONFIG_GPUPRIO)"
+NOSUPPORT_CMD="$NOSUPPORT; -t runs the command without it"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -135,7 +136,8 @@ help_ok()
 	out_has "Options:" &&
 	for opt in " -c, --class <class>" " -n, --nice <num>" \
 		" -p, --pid <pid>..." "     --thread" " -g, --pgrp <pgid>..." \
-		" -u, --user <user>..." " -t, --ignore" " -h, --help" \
+		" -P, --pgid <pgid>..." " -u, --user <user>..." \
+		"     --uid <user>..." " -t, --ignore" " -h, --help" \
 		" -V, --version"; do
 		out_has "$opt" || return 1
 	done &&
@@ -196,12 +198,19 @@ usage_error "PID must be a number" "invalid PID argument: 'abc'" -p abc
 usage_error "a command after --pid" "invalid PID argument: 'sleep'" \
 	-p 1 sleep
 usage_error "PGID 0" "invalid PGID argument: '0'" -g 0
+# ionice(1)'s spellings: -P and --pgid for -g, --uid for -u.
+usage_error "-P is --pgrp" "invalid PGID argument: '0'" -P 0
+usage_error "--pgid is --pgrp" "invalid PGID argument: '0'" --pgid 0
+usage_error "--pgid and --uid together" "only one of" --pgid 1 --uid root
 usage_error "negative TID" "invalid TID argument: '-3'" -p -3 --thread
 usage_error "--nice with nothing to act on" "no command, --pid" -n 5
 usage_error "--class with nothing to act on" "no command, --pid" -c idle
 
 rung "$GPUNICE" -u no_such_user_gpunice
 check "unknown user: exit 1 with a message" eval 'status_is 1 &&
+	err_is "gpunice: unknown user: '"'no_such_user_gpunice'"'"'
+rung "$GPUNICE" --uid no_such_user_gpunice
+check "--uid is --user" eval 'status_is 1 &&
 	err_is "gpunice: unknown user: '"'no_such_user_gpunice'"'"'
 
 # An unprivileged user naming root would get its own user ID instead.
@@ -226,18 +235,21 @@ else
 	nosup=
 fi
 
-# nosupport DESCRIPTION ARGS...: exit 1, the message once, nothing else.
+# nosupport DESCRIPTION ARGS...: exit 1, the message once, nothing else;
+# with a command, the message names -t as the way to run it anyway.
 nosupport()
 {
 	desc=$1
 	shift
+	expect=$NOSUPPORT
+	case $desc in running*) expect=$NOSUPPORT_CMD ;; esac
 	if [ -n "$nosup" ]; then
 		skip "no support: $desc" "$nosup"
 		return
 	fi
 	rung "$GPUNICE" "$@"
 	check "no support: $desc" eval 'status_is 1 && out_empty &&
-		err_is "$NOSUPPORT"'
+		err_is "$expect"'
 }
 
 pgid=$(ps -o pgid= -p $$ | tr -d ' ')
@@ -298,7 +310,7 @@ else
 	check "no support: warning for a nice with idle, then the message" \
 		eval 'status_is 1 && err_lines 2 &&
 		err_has "ignoring given nice for the idle class" &&
-		err_last_is "$NOSUPPORT"'
+		err_last_is "$NOSUPPORT_CMD"'
 fi
 
 # --- no gpuprio syscall, seen by strace -------------------------------------

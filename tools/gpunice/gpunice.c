@@ -129,8 +129,10 @@ static void __attribute__((__noreturn__)) usage(void)
 	printf("     --thread          with --pid, act on the given thread "
 	       "IDs only\n");
 	printf(" -g, --pgrp <pgid>...  act on these process groups\n");
+	printf(" -P, --pgid <pgid>...  the same, as ionice(1) spells it\n");
 	printf(" -u, --user <user>...  act on the processes of these users "
 	       "(names or IDs)\n");
+	printf("     --uid <user>...   the same, as ionice(1) spells it\n");
 	printf(" -t, --ignore          ignore failures to set the GPU "
 	       "priority\n");
 	printf("\n");
@@ -487,6 +489,22 @@ out:
 	return ret;
 }
 
+/*
+ * After a refused change, say what would have allowed it: the errno alone
+ * does not tell a user about CAP_SYS_NICE or RLIMIT_NICE.
+ */
+static void explain_refusal(int error, int prio)
+{
+	if (error == EACCES)
+		warnx("a GPU priority above both the current one and normal "
+		      "needs CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)");
+	else if (error == EPERM && GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT)
+		warnx("the realtime class needs CAP_SYS_NICE; see gpunice(1)");
+	else if (error == EPERM)
+		warnx("changing another user's processes needs CAP_SYS_NICE; "
+		      "see gpunice(1)");
+}
+
 /* Set one target and report old and new, as renice(1) does. */
 static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 {
@@ -510,9 +528,13 @@ static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 	if (ret) {
 		if (bad != who)
 			what = kinds[TARGET_TID].name;
-		if (!ctl->ignore)
+		if (!ctl->ignore) {
+			int error = errno;
+
 			warn("failed to set GPU priority of %d (%s)",
 			     (int)bad, what);
+			explain_refusal(error, prio);
+		}
 		return -1;
 	}
 
@@ -527,9 +549,14 @@ static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 static void __attribute__((__noreturn__))
 run_command(const struct gpunice_ctl *ctl, int prio, char **argv)
 {
-	if (gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio) && !ctl->ignore)
-		err(EXIT_FAILURE, "failed to set GPU priority of %d (%s)",
-		    (int)getpid(), kinds[TARGET_PID].name);
+	if (gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio) && !ctl->ignore) {
+		int error = errno;
+
+		/* Our own pid means nothing to the user: name the command. */
+		warn("failed to set GPU priority for %s", argv[0]);
+		explain_refusal(error, prio);
+		exit(EXIT_FAILURE);
+	}
 
 	execvp(argv[0], argv);
 	err(errno == ENOENT ? EXIT_EXEC_ENOENT : EXIT_EXEC_FAILED,
@@ -555,7 +582,9 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 		{ "pid",     required_argument, NULL, 'p' },
 		{ "thread",  no_argument,       NULL, OPT_THREAD },
 		{ "pgrp",    required_argument, NULL, 'g' },
+		{ "pgid",    required_argument, NULL, 'g' },	/* ionice(1) */
 		{ "user",    required_argument, NULL, 'u' },
+		{ "uid",     required_argument, NULL, 'u' },	/* ionice(1) */
 		{ "ignore",  no_argument,       NULL, 't' },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ "version", no_argument,       NULL, 'V' },
@@ -564,7 +593,7 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 	int c;
 
 	/* "+": options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+c:n:p:g:u:thV", longopts,
+	while ((c = getopt_long(argc, argv, "+c:n:p:P:g:u:thV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -582,6 +611,7 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 			ctl->thread_only = 1;
 			break;
 		case 'g':
+		case 'P':
 			set_kind(ctl, TARGET_PGRP, optarg);
 			break;
 		case 'u':
@@ -644,7 +674,9 @@ int main(int argc, char **argv)
 			run_command(&ctl, prio, argv);
 		if (ctl.ignore && prio >= 0)
 			return EXIT_SUCCESS;
-		errx(EXIT_FAILURE, "this kernel has no GPU priority support");
+		errx(EXIT_FAILURE, "this kernel has no GPU priority support "
+		     "(CONFIG_GPUPRIO)%s", have_command ?
+		     "; -t runs the command without it" : "");
 	}
 
 	if (have_command)
