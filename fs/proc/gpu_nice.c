@@ -52,7 +52,11 @@ out:
 	return err;
 }
 
-/* Parse "<nice>", "best-effort <nice>", "realtime <level>", "idle", "none". */
+/*
+ * Parse "<nice>", "best-effort <nice>", "realtime <level>", "idle", "none",
+ * and "none <nice>", the read form, so that what was read can be written
+ * back; its nice follows the CPU nice and is not stored.
+ */
 static int gpu_nice_parse(char *buf, u16 *prio)
 {
 	char *word, *arg = strim(buf);
@@ -82,6 +86,12 @@ static int gpu_nice_parse(char *buf, u16 *prio)
 		if (n < MIN_NICE || n > MAX_NICE)
 			return -EINVAL;
 		*prio = GPUPRIO_BE_NICE(n);
+		return 0;
+	}
+	if (!strcmp(word, "none")) {
+		if (n < MIN_NICE || n > MAX_NICE)
+			return -EINVAL;
+		*prio = GPUPRIO_DEFAULT;
 		return 0;
 	}
 	if (!strcmp(word, "realtime")) {

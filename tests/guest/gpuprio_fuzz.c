@@ -637,7 +637,8 @@ static bool parse_int(const char *s, long long *out)
 
 /*
  * The documented grammar of a write: "<nice>", "best-effort <nice>",
- * "realtime <level>", "idle" or "none", with surrounding white space; the
+ * "realtime <level>", "idle", "none" or "none <nice>" (the read form, its
+ * nice ignored), with surrounding white space; the
  * word and its argument are separated by a space or a tab and any white
  * space after it. Anything else, a NUL byte included, is EINVAL.
  */
@@ -680,6 +681,10 @@ static int oracle_parse(const char *buf, size_t len, int *prio)
 		*prio = BE((int)n);
 		return 0;
 	}
+	if (!strcmp(p, "none") && n >= -20 && n <= 19) {
+		*prio = NONE;
+		return 0;
+	}
 	if (!strcmp(p, "realtime") && n >= 0 && n <= 7) {
 		*prio = RT((int)n);
 		return 0;
@@ -720,7 +725,8 @@ static size_t random_text(char *buf, size_t size)
 		T("Best-effort 1"), T("best_effort 1"), T("realtime 1 "),
 		T("realtime 1 1"), T("idle idle"), T("\xa0idle\xa0"), T("\n"),
 		T(""), T(" "), T("best-effort 1\0junk"), T("5\0"), T("idle\0"),
-		T("\0none"), T("\0"), T("none\0\n"),
+		T("\0none"), T("\0"), T("none\0\n"), T("none 20"), T("none -20"),
+		T("none 5 5"),
 	};
 #undef T
 	size_t len, i;

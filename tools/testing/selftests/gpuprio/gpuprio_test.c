@@ -319,10 +319,15 @@ TEST_F(gpuprio, proc_write_forms)
 		{ "idle\n", "idle" },
 		{ "-20", "best-effort -20" },
 		{ "none", "none 0" },
+		/* The read form goes back in; its nice is not stored. */
+		{ "none 0\n", "none 0" },
+		{ "none -20", "none 0" },
+		{ "none 19", "none 0" },
 	};
 	static const char *const bad[] = {
 		"", "\n", "foo", "best-effort", "best-effort 20", "20", "-21",
-		"realtime 8", "realtime -1", "realtime", "idle 0", "none 0",
+		"realtime 8", "realtime -1", "realtime", "idle 0", "none 20",
+		"none -21", "none x",
 		"5 6", "5x", "best-effort 5 5", "0x5",
 		"best-effort                              1",
 	};
