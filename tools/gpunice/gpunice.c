@@ -496,8 +496,9 @@ out:
 static void explain_refusal(int error, int prio)
 {
 	if (error == EACCES)
-		warnx("a GPU priority above both the current one and normal "
-		      "needs CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)");
+		warnx("a GPU priority above both the current one and the "
+		      "CPU nice (normal, if the CPU nice is negative) needs "
+		      "CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)");
 	else if (error == EPERM && GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT)
 		warnx("the realtime class needs CAP_SYS_NICE; see gpunice(1)");
 	else if (error == EPERM)
