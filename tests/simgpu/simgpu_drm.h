@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uAPI of simgpu, the test-only DRM driver with a timed engine behind a real
+ * drm_gpu_scheduler (tests/simgpu/simgpu.c). Test equipment: not part of the
+ * series sent upstream.
+ *
+ * A job occupies an engine for a given time. Submission returns a handle
+ * (per open file, increasing from 1); waiting on it returns when the job's
+ * fence signalled and when the engine started and ended it, so tests can
+ * check the order in which the scheduler handed jobs to the engine.
+ */
+#ifndef _UAPI_SIMGPU_DRM_H
+#define _UAPI_SIMGPU_DRM_H
+
+#include <drm/drm.h>
+
+#define SIMGPU_MAX_JOB_NS	1000000000ULL	/* 1 s */
+
+/**
+ * struct drm_simgpu_submit - queue one job
+ * @duration_ns: in, how long the engine is busy with the job, 1..1 s
+ * @engine: in, engine index, below the module parameter "engines"
+ * @flags: in, must be 0
+ * @handle: out, the job's handle on this file, for DRM_IOCTL_SIMGPU_WAIT
+ * @priority: out, the drm_sched priority of the file's entity on that
+ *	      engine once the job is armed (DRM_SCHED_PRIORITY_*)
+ * @pad: must be 0
+ */
+struct drm_simgpu_submit {
+	__u64 duration_ns;
+	__u32 engine;
+	__u32 flags;
+	__u64 handle;
+	__u32 priority;
+	__u32 pad;
+};
+
+/**
+ * struct drm_simgpu_wait - wait for a job and read its times
+ * @handle: in, a handle returned by DRM_IOCTL_SIMGPU_SUBMIT on this file;
+ *	    once waited successfully it is gone (ENOENT afterwards)
+ * @timeout_ns: in, relative timeout; 0 polls; ETIME if it passes
+ * @flags: in, must be 0
+ * @pad: must be 0
+ * @submit_ns: out, CLOCK_MONOTONIC time of the submit ioctl
+ * @start_ns: out, when the engine started the job
+ * @end_ns: out, when the engine finished it and signalled its fence
+ */
+struct drm_simgpu_wait {
+	__u64 handle;
+	__s64 timeout_ns;
+	__u32 flags;
+	__u32 pad;
+	__u64 submit_ns;
+	__u64 start_ns;
+	__u64 end_ns;
+};
+
+#define DRM_SIMGPU_SUBMIT	0x00
+#define DRM_SIMGPU_WAIT		0x01
+
+#define DRM_IOCTL_SIMGPU_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_SUBMIT, struct drm_simgpu_submit)
+#define DRM_IOCTL_SIMGPU_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMGPU_WAIT, struct drm_simgpu_wait)
+
+#endif /* _UAPI_SIMGPU_DRM_H */
