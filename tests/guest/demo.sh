@@ -41,7 +41,7 @@ gpu_nice() { cat "/proc/$1/gpu_nice"; }
 
 say "1. Nobody has set a GPU priority: the GPU follows the CPU nice"
 show "gpunice"
-expect "the shell has no GPU priority of its own" has "none (follows CPU nice 0)"
+expect "the shell has no GPU priority of its own" has "best-effort: nice 0 (follows CPU nice 0)"
 
 say "2. Run a command at GPU nice 10; it reads its own value"
 show "gpunice -n 10 sh -c 'cat /proc/self/gpu_nice'"
@@ -78,7 +78,7 @@ sleep 300 &
 sleeper=$!
 show "gpunice -p $sleeper"
 show "renice -n 8 -p $sleeper >/dev/null; gpunice -p $sleeper"
-expect "the GPU follows the new CPU nice 8" has "none (follows CPU nice 8)"
+expect "the GPU follows the new CPU nice 8" has "best-effort: nice 8 (follows CPU nice 8)"
 
 say "7. An unprivileged user may lower its GPU priority but not raise it"
 show "su gpu -s /bin/sh -c 'gpunice -n 15 cat /proc/self/gpu_nice'"

@@ -146,7 +146,7 @@ renice 0 -p $$ >/dev/null
 
 run "$GPUNICE"
 check "with no arguments, gpunice shows its own priority" \
-	eval 'status_is 0 && out_is "none (follows CPU nice 0)" && err_empty'
+	eval 'status_is 0 && out_is "best-effort: nice 0 (follows CPU nice 0)" && err_empty'
 
 # --- running a command under each class -------------------------------------
 
@@ -196,7 +196,7 @@ show_in()
 show_in "best-effort: nice 3" -n 3
 show_in "realtime: level 2" -c realtime -n 2
 show_in "idle" -c idle
-show_in "none (follows CPU nice 0)" -c none
+show_in "best-effort: nice 0 (follows CPU nice 0)" -c none
 
 run "$GPUNICE" -n 5 sh -c 'exit 7'
 check "the command's exit status passes through" status_is 7
@@ -221,11 +221,11 @@ p2=$spawned
 
 run "$GPUNICE" -p "$p1"
 check "show a process" eval 'status_is 0 &&
-	out_is "$p1: none (follows CPU nice 0)" && err_empty'
+	out_is "$p1: best-effort: nice 0 (follows CPU nice 0)" && err_empty'
 
 run "$GPUNICE" -n 7 -p "$p1"
 check "set a process: old and new reported" eval 'status_is 0 &&
-	out_is "$p1 (process ID) old GPU priority none (follows CPU nice 0), new best-effort: nice 7" &&
+	out_is "$p1 (process ID) old GPU priority best-effort: nice 0 (follows CPU nice 0), new best-effort: nice 7" &&
 	err_empty'
 check "set a process: /proc shows it" gpu_nice_is "$p1" "best-effort 7"
 check "set a process: the other one is untouched" gpu_nice_is "$p2" "none 0"
@@ -299,6 +299,96 @@ check "--thread shows the given thread" \
 	eval 'status_is 0 && out_is "$other: idle"'
 
 stop_all
+
+# --- what -p shows of threads, --list -----------------------------------
+
+"$THREADS" 3 >"$tmp/threads" 2>&1 &
+lp=$!
+bg_pids="$bg_pids $lp"
+wait_until grep -q ready "$tmp/threads"
+ltid=$(ls "/proc/$lp/task" | grep -vx "$lp" | head -n 1)
+"$GPUNICE" -n 6 -p "$lp" >/dev/null
+"$GPUNICE" -c idle -p "$ltid" --thread >/dev/null
+# Its own session, so that -g can name it: pgid = pid, CPU nice 5.
+spawn setsid sleep 600
+np=$spawned
+wait_until comm_is "$np" sleep
+renice 5 -p "$np" >/dev/null
+
+run "$GPUNICE" -p "$lp"
+check "-p: the process, then each thread that differs from it" eval \
+	'status_is 0 && err_empty && out_is "$lp: best-effort: nice 6
+$ltid (thread of $lp): idle"'
+
+run "$GPUNICE" -p "$np"
+check "-p: a task without a value shows the one it follows" eval \
+	'status_is 0 && out_is "$np: best-effort: nice 5 (follows CPU nice 5)"'
+run "$GPUNICE" -g "$np"
+check "-g prints the same form as -p" eval \
+	'status_is 0 && out_is "$np: best-effort: nice 5"'
+
+# row PID TID: class, value and command of that row of --list.
+row()
+{
+	awk -v p="$1" -v t="$2" 'NR > 1 && $1 == p && $2 == t {
+		print $3, $4, $5 }' "$tmp/out"
+}
+
+run "$GPUNICE" --list
+check "--list: a header naming the columns" eval 'status_is 0 && err_empty &&
+	[ "$(sed -n 1p "$tmp/out" | xargs)" = "PID TID CLASS VALUE COMMAND" ]'
+check "--list: every thread of a process set with -p" eval \
+	'[ "$(row "$lp" "$lp")" = "best-effort 6 gpuprio-threads" ] &&
+	[ "$(awk -v p="$lp" "\$1 == p" "$tmp/out" | wc -l)" -eq 4 ]'
+check "--list: a thread with a value of its own" \
+	eval '[ "$(row "$lp" "$ltid")" = "idle - gpuprio-threads" ]'
+check "--list: tasks that follow their CPU nice are left out" eval \
+	'[ -z "$(row "$np" "$np")" ] && [ -z "$(row $$ $$)" ] &&
+	[ -z "$(awk "NR > 1 && \$3 == \"none\"" "$tmp/out")" ]'
+
+run "$GPUNICE" -l --all
+check "--all: also tasks that follow their CPU nice, with their GPU nice" \
+	eval 'status_is 0 && err_empty && [ "$(row "$np" "$np")" = "none 5 sleep" ] &&
+	[ "$(row "$lp" "$ltid")" = "idle - gpuprio-threads" ] &&
+	[ "$(row 1 1 | cut -d" " -f1)" = none ]'
+
+stop_all
+
+# --list on 10000 threads: it reads one file per thread, and must stay
+# within a small multiple of what cat takes to read the same files.
+ms()
+{
+	read -r up _ </proc/uptime
+	cs=${up#*.}
+	echo $((${up%.*} * 1000 + ${cs#0} * 10))
+}
+# 1G of guest memory allows ~8000 threads by default.
+echo 32768 >/proc/sys/kernel/threads-max
+big=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	"$THREADS" 1000 >"$tmp/big$i" 2>&1 &
+	big="$big $!"
+	bg_pids="$bg_pids $!"
+done
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	wait_until grep -q ready "$tmp/big$i"
+done
+# shellcheck disable=SC2086
+"$GPUNICE" -n 8 -p $big >/dev/null
+t0=$(ms)
+run "$GPUNICE" --list
+t1=$(ms)
+cat /proc/[0-9]*/task/[0-9]*/gpu_nice >/dev/null
+t2=$(ms)
+list_ms=$((t1 - t0))
+cat_ms=$((t2 - t1))
+echo "# --list of 10010 threads: ${list_ms} ms; cat of their files: ${cat_ms} ms"
+check "--list on 10 processes of 1001 threads lists each of them" eval \
+	'status_is 0 && [ "$(grep -c " best-effort  *8 gpuprio-threads$" "$tmp/out")" -eq 10010 ]'
+check "--list on 10010 threads: within 3x cat of the same files + 1 s, under 20 s" \
+	eval '[ "$list_ms" -le $((3 * cat_ms + 1000)) ] && [ "$list_ms" -lt 20000 ]'
+stop_all
+
 
 # --- process groups ---------------------------------------------------------
 

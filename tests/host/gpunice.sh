@@ -97,14 +97,24 @@ check "gpunice binary exists: $GPUNICE" test -x "$GPUNICE"
 
 build_warning_free()
 {
-	for defs in "" -DGPUNICE_NO_NSS; do
+	for defs in "" -DGPUNICE_NO_NSS -DENABLE_NLS; do
 		$CC -Wall -Wextra -Werror -O2 $defs \
 			-I"$top/tools/gpunice/include" -I"$top/include/uapi" \
 			-o "$tmp/gpunice-build" "$top/tools/gpunice/gpunice.c" \
 			>"$tmp/err" 2>&1 || return 1
 	done
 }
-check "gpunice.c builds with -Wall -Wextra -Werror" build_warning_free
+check "gpunice.c builds with -Wall -Wextra -Werror (also NO_NSS, NLS)" \
+	build_warning_free
+
+# Messages are marked for translation as util-linux marks them: a message
+# or printf format with words in it must go through _().
+unmarked_messages()
+{
+	grep -nE '(\<(warnx?|errx?|bad_usage)\(([A-Z_]+, )?|\<f?printf\((std(out|err), )?)"[^"]*[A-Za-z]{2}' \
+		"$top/tools/gpunice/gpunice.c" >"$tmp/err"
+}
+check "gpunice.c marks its messages for translation" eval '! unmarked_messages'
 
 check "nosys-guard builds" $CC -Wall -Wextra -Werror -O2 -o "$guard" \
 	"$top/tests/host/nosys-guard.c"
@@ -133,12 +143,13 @@ help_ok()
 	out_has " gpunice [options] -p <pid>..." &&
 	out_has " gpunice [options] -g <pgid>..." &&
 	out_has " gpunice [options] -u <user>..." &&
+	out_has " gpunice --list [--all]" &&
 	out_has "Options:" &&
 	for opt in " -c, --class <class>" " -n, --nice <num>" \
 		" -p, --pid <pid>..." "     --thread" " -g, --pgrp <pgid>..." \
 		" -P, --pgid <pgid>..." " -u, --user <user>..." \
-		"     --uid <user>..." " -t, --ignore" " -h, --help" \
-		" -V, --version"; do
+		"     --uid <user>..." " -l, --list" "     --all" \
+		" -t, --ignore" " -h, --help" " -V, --version"; do
 		out_has "$opt" || return 1
 	done &&
 	out_has "not an increment" &&
@@ -205,6 +216,10 @@ usage_error "--pgid and --uid together" "only one of" --pgid 1 --uid root
 usage_error "negative TID" "invalid TID argument: '-3'" -p -3 --thread
 usage_error "--nice with nothing to act on" "no command, --pid" -n 5
 usage_error "--class with nothing to act on" "no command, --pid" -c idle
+usage_error "--all without --list" "--all requires --list" --all
+usage_error "--list with a process" "--list takes no command" -l -p 1
+usage_error "--list with a nice" "--list takes no command" --list -n 3
+usage_error "--list with a command" "--list takes no command" -l true
 
 rung "$GPUNICE" -u no_such_user_gpunice
 check "unknown user: exit 1 with a message" eval 'status_is 1 &&
@@ -265,6 +280,8 @@ nosupport "showing a process group" -g "$pgid"
 nosupport "setting a process group" -n 3 -g "$pgid"
 nosupport "showing a user" -u root
 nosupport "setting a user by ID" -c none -u "$(id -u)"
+nosupport "listing" --list
+nosupport "listing all" -l --all
 
 # ignore DESCRIPTION CONDITION ARGS...
 ignore()

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pwd.h>
@@ -23,6 +24,23 @@
 #include <sys/types.h>
 
 #include "gpuprio.h"
+
+/*
+ * Messages are marked for translation as util-linux marks them. Without
+ * ENABLE_NLS (the default) the marks cost nothing and need no gettext.
+ */
+#ifdef ENABLE_NLS
+# include <libintl.h>
+# include <locale.h>
+# define _(s)			gettext(s)
+# ifndef LOCALEDIR
+#  define LOCALEDIR		"/usr/share/locale"
+# endif
+#else
+# define _(s)			(s)
+#endif
+/* For strings kept in tables and translated where they are printed. */
+#define N_(s)			(s)
 
 #ifndef GPUNICE_VERSION
 # define GPUNICE_VERSION "0.1"
@@ -57,11 +75,11 @@ static const struct kind_info {
 	int prio_which;		/* PRIO_* for getpriority(2), for CPU nice */
 	const char *name;	/* as renice(1) names targets */
 } kinds[] = {
-	[TARGET_SELF] = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, "process ID" },
-	[TARGET_PID]  = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, "process ID" },
-	[TARGET_TID]  = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, "thread ID" },
-	[TARGET_PGRP] = { GPUPRIO_WHO_PGRP, PRIO_PGRP, "process group ID" },
-	[TARGET_USER] = { GPUPRIO_WHO_USER, PRIO_USER, "user ID" },
+	[TARGET_SELF] = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, N_("process ID") },
+	[TARGET_PID]  = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, N_("process ID") },
+	[TARGET_TID]  = { GPUPRIO_WHO_PROCESS, PRIO_PROCESS, N_("thread ID") },
+	[TARGET_PGRP] = { GPUPRIO_WHO_PGRP, PRIO_PGRP, N_("process group ID") },
+	[TARGET_USER] = { GPUPRIO_WHO_USER, PRIO_USER, N_("user ID") },
 };
 
 static const char *const class_names[] = {
@@ -79,7 +97,9 @@ struct gpunice_ctl {
 	int nids;
 	int *who;		/* the same, resolved to numbers */
 	unsigned int thread_only:1,
-		     ignore:1;
+		     ignore:1,
+		     list:1,		/* --list */
+		     list_all:1;	/* --all */
 };
 
 /*
@@ -97,9 +117,9 @@ static void close_stdout(void)
 	if (!failed || errno == EPIPE)
 		return;
 	if (errno)
-		warn("write error");
+		warn(_("write error"));
 	else
-		warnx("write error");
+		warnx(_("write error"));
 	_exit(EXIT_FAILURE);
 }
 
@@ -107,57 +127,62 @@ static void __attribute__((__noreturn__)) usage(void)
 {
 	const char *name = program_invocation_short_name;
 
-	printf("\nUsage:\n");
-	printf(" %s [options] [<command> [<argument>...]]\n", name);
-	printf(" %s [options] -p <pid>...\n", name);
-	printf(" %s [options] -g <pgid>...\n", name);
-	printf(" %s [options] -u <user>...\n", name);
+	printf(_("\nUsage:\n"));
+	printf(_(" %s [options] [<command> [<argument>...]]\n"), name);
+	printf(_(" %s [options] -p <pid>...\n"), name);
+	printf(_(" %s [options] -g <pgid>...\n"), name);
+	printf(_(" %s [options] -u <user>...\n"), name);
+	printf(_(" %s --list [--all]\n"), name);
 
-	printf("\nShow or change the GPU priority of processes, or run a "
-	       "command with a given\nGPU priority.\n");
+	printf(_("\nShow or change the GPU priority of processes, or run a "
+		 "command with a given\nGPU priority.\n"));
 
-	printf("\nOptions:\n");
-	printf(" -c, --class <class>   none, realtime, best-effort or idle "
-	       "(or 0 to 3)\n");
-	printf(" -n, --nice <num>      best-effort GPU nice, -20 (highest) "
-	       "to 19, or realtime\n"
-	       "                         level, 0 (highest) to 7; absolute, "
-	       "not an increment\n"
-	       "                         as in nice(1)\n");
-	printf(" -p, --pid <pid>...    act on these processes, all their "
-	       "threads\n");
-	printf("     --thread          with --pid, act on the given thread "
-	       "IDs only\n");
-	printf(" -g, --pgrp <pgid>...  act on these process groups\n");
-	printf(" -P, --pgid <pgid>...  the same, as ionice(1) spells it\n");
-	printf(" -u, --user <user>...  act on the processes of these users "
-	       "(names or IDs)\n");
-	printf("     --uid <user>...   the same, as ionice(1) spells it\n");
-	printf(" -t, --ignore          ignore failures to set the GPU "
-	       "priority\n");
+	printf(_("\nOptions:\n"));
+	printf(_(" -c, --class <class>   none, realtime, best-effort or idle "
+		 "(or 0 to 3)\n"));
+	printf(_(" -n, --nice <num>      best-effort GPU nice, -20 (highest) "
+		 "to 19, or realtime\n"
+		 "                         level, 0 (highest) to 7; absolute, "
+		 "not an increment\n"
+		 "                         as in nice(1)\n"));
+	printf(_(" -p, --pid <pid>...    act on these processes, all their "
+		 "threads\n"));
+	printf(_("     --thread          with --pid, act on the given thread "
+		 "IDs only\n"));
+	printf(_(" -g, --pgrp <pgid>...  act on these process groups\n"));
+	printf(_(" -P, --pgid <pgid>...  the same, as ionice(1) spells it\n"));
+	printf(_(" -u, --user <user>...  act on the processes of these users "
+		 "(names or IDs)\n"));
+	printf(_("     --uid <user>...   the same, as ionice(1) spells it\n"));
+	printf(_(" -l, --list            list the threads that have a GPU "
+		 "priority of their own\n"));
+	printf(_("     --all             with --list, also those that follow "
+		 "their CPU nice\n"));
+	printf(_(" -t, --ignore          ignore failures to set the GPU "
+		 "priority\n"));
 	printf("\n");
-	printf(" -h, --help            display this help\n");
-	printf(" -V, --version         display version\n");
+	printf(_(" -h, --help            display this help\n"));
+	printf(_(" -V, --version         display version\n"));
 
-	printf("\nA command given neither --class nor --nice runs at "
-	       "best-effort nice %d.\n", DEFAULT_BE_NICE);
-	printf("Without a command or target, show the GPU priority of %s "
-	       "itself.\n", name);
+	printf(_("\nA command given neither --class nor --nice runs at "
+		 "best-effort nice %d.\n"), DEFAULT_BE_NICE);
+	printf(_("Without a command or target, show the GPU priority of %s "
+		 "itself.\n"), name);
 
-	printf("\nFor more details see gpunice(1).\n");
+	printf(_("\nFor more details see gpunice(1).\n"));
 	exit(EXIT_SUCCESS);
 }
 
 static void __attribute__((__noreturn__)) print_version(void)
 {
-	printf("%s from gpunice %s\n", program_invocation_short_name,
+	printf(_("%s from gpunice %s\n"), program_invocation_short_name,
 	       GPUNICE_VERSION);
 	exit(EXIT_SUCCESS);
 }
 
 static void __attribute__((__noreturn__)) errtryhelp(void)
 {
-	fprintf(stderr, "Try '%s --help' for more information.\n",
+	fprintf(stderr, _("Try '%s --help' for more information.\n"),
 		program_invocation_short_name);
 	exit(EXIT_FAILURE);
 }
@@ -248,7 +273,7 @@ static int resolve_user(const char *s)
 	if (lookup_user(s, &uid) == 0)
 		return (int)uid;
 	if (parse_long(s, 0, INT_MAX, &n))
-		errx(EXIT_FAILURE, "unknown user: '%s'", s);
+		errx(EXIT_FAILURE, _("unknown user: '%s'"), s);
 	return (int)n;
 }
 
@@ -260,7 +285,7 @@ static int resolve_id(enum target_kind kind, const char *s)
 	if (kind != TARGET_USER) {
 		/* 0 would mean the caller itself to the kernel: refuse it. */
 		if (parse_long(s, 1, INT_MAX, &id))
-			bad_usage("invalid %s argument: '%s'",
+			bad_usage(_("invalid %s argument: '%s'"),
 				  kind == TARGET_PGRP ? "PGID" :
 				  kind == TARGET_TID ? "TID" : "PID", s);
 		return (int)id;
@@ -272,8 +297,9 @@ static int resolve_id(enum target_kind kind, const char *s)
 	 * setpriority(2) does, so only root itself can name root.
 	 */
 	if (uid == 0 && getuid() != 0)
-		errx(EXIT_FAILURE, "cannot act on user ID 0 unless run by it: "
-		     "the kernel reads 0 as the caller's own user ID");
+		errx(EXIT_FAILURE, _("cannot act on user ID 0 unless run by "
+				     "it: the kernel reads 0 as the caller's "
+				     "own user ID"));
 	return uid;
 }
 
@@ -294,29 +320,41 @@ static int build_prio(const struct gpunice_ctl *ctl, int have_command)
 		if (!ctl->nice_arg)
 			return GPUPRIO_BE_NICE(DEFAULT_BE_NICE);
 		if (parse_long(ctl->nice_arg, NICE_MIN, NICE_MAX, &n))
-			bad_usage("invalid nice: '%s' (best-effort takes "
-				  "%d to %d)", ctl->nice_arg, NICE_MIN,
+			bad_usage(_("invalid nice: '%s' (best-effort takes "
+				    "%d to %d)"), ctl->nice_arg, NICE_MIN,
 				  NICE_MAX);
 		return GPUPRIO_BE_NICE((int)n);
 	case GPUPRIO_CLASS_RT:
 		if (!ctl->nice_arg)
 			return GPUPRIO_PRIO_VALUE(class, DEFAULT_RT_LEVEL);
 		if (parse_long(ctl->nice_arg, 0, LEVEL_MAX, &n))
-			bad_usage("invalid level: '%s' (realtime takes 0 "
-				  "to %d)", ctl->nice_arg, LEVEL_MAX);
+			bad_usage(_("invalid level: '%s' (realtime takes 0 "
+				    "to %d)"), ctl->nice_arg, LEVEL_MAX);
 		return GPUPRIO_PRIO_VALUE(class, (int)n);
 	default:
 		/* As ionice(1) does for its idle and none classes. */
 		if (ctl->nice_arg && !ctl->ignore)
-			warnx("ignoring given nice for the %s class",
+			warnx(_("ignoring given nice for the %s class"),
 			      class_names[class]);
 		return GPUPRIO_PRIO_VALUE(class, 0);
 	}
 }
 
+/* The GPU nice that a task without a GPU priority of its own gets. */
+static int follow_cpu_nice(int cpu_nice)
+{
+	/*
+	 * Downward only, as the kernel resolves it: a negative CPU nice
+	 * must not reach the levels that need CAP_SYS_NICE.
+	 */
+	return cpu_nice > 0 ? cpu_nice : 0;
+}
+
 /*
- * Write a GPU priority in words. NONE means "follow the CPU nice", so say
- * which nice that currently is.
+ * Write a GPU priority in words, the same for every kind of target: the
+ * value in effect. A process group or user has the highest value of its
+ * tasks, which the kernel already resolved; a task without a value of its
+ * own follows its CPU nice, so say that and which nice it is.
  */
 static void describe(char *buf, size_t len, enum target_kind kind, int who,
 		     int prio)
@@ -330,23 +368,25 @@ static void describe(char *buf, size_t len, enum target_kind kind, int who,
 		errno = 0;
 		cpu_nice = getpriority(kinds[kind].prio_which, who);
 		if (cpu_nice == -1 && errno)
-			snprintf(buf, len, "none (follows CPU nice)");
+			snprintf(buf, len, _("none (follows CPU nice)"));
 		else
-			snprintf(buf, len, "none (follows CPU nice %d)",
-				 cpu_nice);
+			snprintf(buf, len, _("best-effort: nice %d "
+					     "(follows CPU nice %d)"),
+				 follow_cpu_nice(cpu_nice), cpu_nice);
 		break;
 	case GPUPRIO_CLASS_RT:
-		snprintf(buf, len, "realtime: level %u", data);
+		snprintf(buf, len, _("realtime: level %u"), data);
 		break;
 	case GPUPRIO_CLASS_BE:
-		snprintf(buf, len, "best-effort: nice %d",
+		snprintf(buf, len, _("best-effort: nice %d"),
 			 GPUPRIO_TO_NICE(prio));
 		break;
 	case GPUPRIO_CLASS_IDLE:
-		snprintf(buf, len, "idle");
+		snprintf(buf, len, _("idle"));
 		break;
 	default:
-		snprintf(buf, len, "unknown class %u: data %u", class, data);
+		snprintf(buf, len, _("unknown class %u: data %u"), class,
+			 data);
 		break;
 	}
 }
@@ -361,19 +401,138 @@ static int get_prio(enum target_kind kind, int who, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Each thread may have its own value (a browser lowers one tab's thread):
+ * after the process line, show the threads that differ from it.
+ */
+static void show_other_threads(pid_t pid, const char *main_desc)
+{
+	char dir[sizeof("/proc//task") + 3 * sizeof(pid_t)];
+	char desc[DESC_LEN];
+	struct dirent *d;
+	DIR *tasks;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	tasks = opendir(dir);
+	if (!tasks)
+		return;	/* exited since: the process line stands */
+	while ((d = readdir(tasks))) {
+		long tid;
+
+		if (parse_long(d->d_name, 1, INT_MAX, &tid) || tid == pid)
+			continue;
+		/* A thread that exited meanwhile has nothing to show. */
+		if (get_prio(TARGET_TID, (int)tid, desc, sizeof(desc)))
+			continue;
+		if (strcmp(desc, main_desc))
+			printf(_("%d (thread of %d): %s\n"), (int)tid,
+			       (int)pid, desc);
+	}
+	closedir(tasks);
+}
+
 static int show_one(enum target_kind kind, int who)
 {
 	char desc[DESC_LEN];
 
 	if (get_prio(kind, who, desc, sizeof(desc))) {
-		warn("failed to get GPU priority of %d (%s)", who,
-		     kinds[kind].name);
+		warn(_("failed to get GPU priority of %d (%s)"), who,
+		     _(kinds[kind].name));
 		return -1;
 	}
-	if (kind == TARGET_SELF)
+	if (kind == TARGET_SELF) {
 		printf("%s\n", desc);
-	else
-		printf("%d: %s\n", who, desc);
+		return 0;
+	}
+	printf("%d: %s\n", who, desc);
+	if (kind == TARGET_PID)
+		show_other_threads(who, desc);
+	return 0;
+}
+
+/*
+ * --list: what /proc/PID/task/TID/gpu_nice says, for every thread. The
+ * file holds "<class> [<value>]" (proc_pid_gpu_nice(5)); reading it costs
+ * one open and read per thread, where the system calls would need to find
+ * every task again. comm is read only for the threads printed.
+ */
+static int read_small(int dirfd, const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static void list_thread(int taskfd, const char *pid, const char *tid,
+			int all)
+{
+	char path[NAME_MAX + sizeof("/gpu_nice")];
+	char text[32], comm[32], value[16];
+	char *sep;
+
+	snprintf(path, sizeof(path), "%s/gpu_nice", tid);
+	if (read_small(taskfd, path, text, sizeof(text)))
+		return;		/* exited meanwhile */
+	if (!all && !strncmp(text, "none", 4))
+		return;
+
+	/* "idle" has no value; the others have one after a space. */
+	sep = strchr(text, ' ');
+	snprintf(value, sizeof(value), "%s", sep ? sep + 1 : "-");
+	if (sep)
+		*sep = '\0';
+
+	snprintf(path, sizeof(path), "%s/comm", tid);
+	if (read_small(taskfd, path, comm, sizeof(comm)))
+		snprintf(comm, sizeof(comm), "?");
+	printf("%7s %7s %-11s %5s %s\n", pid, tid, text, value, comm);
+}
+
+static int list_tasks(int all)
+{
+	struct dirent *p, *t;
+	DIR *proc, *tasks;
+	int fd, tfd;
+	long id;
+
+	proc = opendir("/proc");
+	if (!proc)
+		err(EXIT_FAILURE, _("cannot open %s"), "/proc");
+
+	printf("%7s %7s %-11s %5s %s\n", _("PID"), _("TID"), _("CLASS"),
+	       _("VALUE"), _("COMMAND"));
+	while ((p = readdir(proc))) {
+		if (parse_long(p->d_name, 1, INT_MAX, &id))
+			continue;
+		fd = openat(dirfd(proc), p->d_name, O_RDONLY | O_DIRECTORY |
+			    O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		tfd = openat(fd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		tasks = tfd < 0 ? NULL : fdopendir(tfd);
+		if (!tasks) {
+			if (tfd >= 0)
+				close(tfd);
+			continue;	/* exited meanwhile */
+		}
+		while ((t = readdir(tasks)))
+			if (!parse_long(t->d_name, 1, INT_MAX, &id))
+				list_thread(dirfd(tasks), p->d_name,
+					    t->d_name, all);
+		closedir(tasks);
+	}
+	closedir(proc);
 	return 0;
 }
 
@@ -496,14 +655,15 @@ out:
 static void explain_refusal(int error, int prio)
 {
 	if (error == EACCES)
-		warnx("a GPU priority above both the current one and the "
-		      "CPU nice (normal, if the CPU nice is negative) needs "
-		      "CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)");
+		warnx(_("a GPU priority above both the current one and the "
+			"CPU nice (normal, if the CPU nice is negative) needs "
+			"CAP_SYS_NICE or RLIMIT_NICE; see gpunice(1)"));
 	else if (error == EPERM && GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT)
-		warnx("the realtime class needs CAP_SYS_NICE; see gpunice(1)");
+		warnx(_("the realtime class needs CAP_SYS_NICE; "
+			"see gpunice(1)"));
 	else if (error == EPERM)
-		warnx("changing another user's processes needs CAP_SYS_NICE; "
-		      "see gpunice(1)");
+		warnx(_("changing another user's processes needs "
+			"CAP_SYS_NICE; see gpunice(1)"));
 }
 
 /* Set one target and report old and new, as renice(1) does. */
@@ -517,8 +677,8 @@ static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 
 	if (get_prio(kind, who, old, sizeof(old))) {
 		if (!ctl->ignore)
-			warn("failed to get GPU priority of %d (%s)", who,
-			     what);
+			warn(_("failed to get GPU priority of %d (%s)"), who,
+			     _(what));
 		return -1;
 	}
 
@@ -532,17 +692,17 @@ static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 		if (!ctl->ignore) {
 			int error = errno;
 
-			warn("failed to set GPU priority of %d (%s)",
-			     (int)bad, what);
+			warn(_("failed to set GPU priority of %d (%s)"),
+			     (int)bad, _(what));
 			explain_refusal(error, prio);
 		}
 		return -1;
 	}
 
 	if (get_prio(kind, who, new, sizeof(new)))
-		snprintf(new, sizeof(new), "unknown");
-	printf("%d (%s) old GPU priority %s, new %s\n", who,
-	       what, old, new);
+		snprintf(new, sizeof(new), _("unknown"));
+	printf(_("%d (%s) old GPU priority %s, new %s\n"), who,
+	       _(what), old, new);
 	return 0;
 }
 
@@ -554,29 +714,29 @@ run_command(const struct gpunice_ctl *ctl, int prio, char **argv)
 		int error = errno;
 
 		/* Our own pid means nothing to the user: name the command. */
-		warn("failed to set GPU priority for %s", argv[0]);
+		warn(_("failed to set GPU priority for %s"), argv[0]);
 		explain_refusal(error, prio);
 		exit(EXIT_FAILURE);
 	}
 
 	execvp(argv[0], argv);
 	err(errno == ENOENT ? EXIT_EXEC_ENOENT : EXIT_EXEC_FAILED,
-	    "failed to execute %s", argv[0]);
+	    _("failed to execute %s"), argv[0]);
 }
 
 static void set_kind(struct gpunice_ctl *ctl, enum target_kind kind,
 		     const char *id)
 {
 	if (ctl->kind != TARGET_SELF && ctl->kind != kind)
-		bad_usage("can handle only one of --pid, --pgrp or --user "
-			  "at once");
+		bad_usage(_("can handle only one of --pid, --pgrp or --user "
+			    "at once"));
 	ctl->kind = kind;
 	ctl->ids[ctl->nids++] = id;
 }
 
 static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 {
-	enum { OPT_THREAD = CHAR_MAX + 1 };
+	enum { OPT_THREAD = CHAR_MAX + 1, OPT_ALL };
 	static const struct option longopts[] = {
 		{ "class",   required_argument, NULL, 'c' },
 		{ "nice",    required_argument, NULL, 'n' },
@@ -587,6 +747,8 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 		{ "user",    required_argument, NULL, 'u' },
 		{ "uid",     required_argument, NULL, 'u' },	/* ionice(1) */
 		{ "ignore",  no_argument,       NULL, 't' },
+		{ "list",    no_argument,       NULL, 'l' },
+		{ "all",     no_argument,       NULL, OPT_ALL },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ "version", no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -594,13 +756,13 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 	int c;
 
 	/* "+": options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+c:n:p:P:g:u:thV", longopts,
+	while ((c = getopt_long(argc, argv, "+c:n:p:P:g:u:tlhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			ctl->class = parse_class(optarg);
 			if (ctl->class < 0)
-				bad_usage("unknown class: '%s'", optarg);
+				bad_usage(_("unknown class: '%s'"), optarg);
 			break;
 		case 'n':
 			ctl->nice_arg = optarg;
@@ -621,6 +783,12 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 		case 't':
 			ctl->ignore = 1;
 			break;
+		case 'l':
+			ctl->list = 1;
+			break;
+		case OPT_ALL:
+			ctl->list_all = 1;
+			break;
 		case 'h':
 			usage();
 		case 'V':
@@ -630,9 +798,16 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 		}
 	}
 
+	if (ctl->list_all && !ctl->list)
+		bad_usage(_("--all requires --list"));
+	if (ctl->list && (ctl->kind != TARGET_SELF || ctl->class >= 0 ||
+			  ctl->nice_arg || optind < argc))
+		bad_usage(_("--list takes no command, target, class or "
+			    "nice"));
+
 	if (ctl->thread_only) {
 		if (ctl->kind != TARGET_PID)
-			bad_usage("--thread requires --pid");
+			bad_usage(_("--thread requires --pid"));
 		ctl->kind = TARGET_TID;
 	}
 }
@@ -642,13 +817,18 @@ int main(int argc, char **argv)
 	struct gpunice_ctl ctl = { .class = -1, .kind = TARGET_SELF };
 	int have_command, prio, i, rc = EXIT_SUCCESS;
 
+#ifdef ENABLE_NLS
+	setlocale(LC_ALL, "");
+	bindtextdomain("gpunice", LOCALEDIR);
+	textdomain("gpunice");
+#endif
 	atexit(close_stdout);
 
 	/* Every argument may be an ID: argc entries always suffice. */
 	ctl.ids = calloc(argc, sizeof(*ctl.ids));
 	ctl.who = calloc(argc, sizeof(*ctl.who));
 	if (!ctl.ids || !ctl.who)
-		err(EXIT_FAILURE, "cannot allocate memory");
+		err(EXIT_FAILURE, _("cannot allocate memory"));
 
 	parse_options(&ctl, argc, argv);
 	argc -= optind;
@@ -661,7 +841,7 @@ int main(int argc, char **argv)
 
 	prio = build_prio(&ctl, have_command);
 	if (prio >= 0 && ctl.kind == TARGET_SELF && !have_command)
-		bad_usage("no command, --pid, --pgrp or --user given");
+		bad_usage(_("no command, --pid, --pgrp or --user given"));
 
 	for (i = 0; i < ctl.nids; i++)
 		ctl.who[i] = resolve_id(ctl.kind, ctl.ids[i]);
@@ -675,13 +855,18 @@ int main(int argc, char **argv)
 			run_command(&ctl, prio, argv);
 		if (ctl.ignore && prio >= 0)
 			return EXIT_SUCCESS;
-		errx(EXIT_FAILURE, "this kernel has no GPU priority support "
-		     "(CONFIG_GPUPRIO)%s", have_command ?
-		     "; -t runs the command without it" : "");
+		errx(EXIT_FAILURE, "%s%s",
+		     _("this kernel has no GPU priority support "
+		       "(CONFIG_GPUPRIO)"),
+		     have_command ? _("; -t runs the command without it") :
+		     "");
 	}
 
 	if (have_command)
 		run_command(&ctl, prio, argv);
+
+	if (ctl.list)
+		return list_tasks(ctl.list_all) ? EXIT_FAILURE : EXIT_SUCCESS;
 
 	if (ctl.kind == TARGET_SELF)
 		return show_one(TARGET_SELF, 0) ? EXIT_FAILURE : EXIT_SUCCESS;
