@@ -505,6 +505,15 @@ if command -v bash >/dev/null; then
 	check "bash completion: user names" out_has root
 	complete_words -p "$$" ""
 	check "bash completion: more PIDs after -p" out_has "$$"
+	complete_words -P ""
+	check "bash completion: -P takes process groups" eval \
+		'out_has "$(ps -o pgid= -p $$ | tr -d " ")"'
+	complete_words --uid ro
+	check "bash completion: --uid takes user names" out_has root
+	complete_words --li
+	check "bash completion: --list" out_is --list
+	complete_words --list ""
+	check "bash completion: --list takes only --all" out_is --all
 	# The wrapped command's own options are its own: a stand-in for
 	# bash-completion's _command_offset records where it was handed over.
 	complete_with_offset()
