@@ -22,7 +22,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -35,6 +35,9 @@ help:
 	@echo '  make bench        what the feature costs against its peers'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
+	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
+	@echo '  make deb          linux-image (from KCONFIG_DEB, default the running'
+	@echo '                    kernel'"'"'s config) and gpunice packages in $(OUT)/deb'
 	@echo '  make vm           boot the test kernel with a shell on the console'
 	@echo '  make install      gpunice, man pages, completion, headers'
 	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'
@@ -122,7 +125,8 @@ check-host: kernel
 	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)
 
 # What make check runs; each writes TAP into $(OUT)/check for summarize.py.
-CHECK_SUITES ?= check-guest check-host check-arm64 check-amdgpu check-patches
+CHECK_SUITES ?= check-guest check-host check-arm64 check-amdgpu check-patches \
+	check-deb
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(OUT)/check/$(1).tap
 
@@ -137,8 +141,9 @@ demo: deps
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
 
 # The upstream series: git format-patch output with the cover letter, checked
-# to apply with git am to a clean tree and to equal the tested tree.
-patches: kernel
+# to apply with git am to a clean tree and to equal the tested tree. It needs
+# the synced tree, not a built kernel.
+patches: $(KDIR)/.gpunice-files
 	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
 		$(OUT)/patches > $(OUT)/patches.tap; \
 	rc=$$?; grep -v '^ok' $(OUT)/patches.tap; \
@@ -205,6 +210,42 @@ check-patches: kernel
 install:
 	@$(MAKE) --no-print-directory -C tools/gpunice install \
 		O=$(GPUNICE_OUT) PREFIX=$(or $(PREFIX),/usr/local) DESTDIR=$(DESTDIR)
+
+# --- make tool ---------------------------------------------------------------
+# gpunice alone, with its host tests and man page lint: no root, no apt, no
+# kernel tree (tests/host/gpunice.sh never issues the syscalls on the host).
+tool:
+	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
+		CFLAGS="-O2 -Werror"
+	@mkdir -p $(OUT)/check-tool
+	@tests/host/gpunice.sh $(GPUNICE_OUT)/gpunice \
+		> $(OUT)/check-tool/host-gpunice.tap 2>&1; \
+	rc=$$?; grep -v '^ok' $(OUT)/check-tool/host-gpunice.tap; \
+	echo "  TOOL    $(GPUNICE_OUT)/gpunice: $$(grep -c '^ok' \
+		$(OUT)/check-tool/host-gpunice.tap) passed, $$(grep -c \
+		'^not ok' $(OUT)/check-tool/host-gpunice.tap) failed"; exit $$rc
+# --- end of make tool --------------------------------------------------------
+
+# --- make deb ----------------------------------------------------------------
+# Packages for a real machine, in $(OUT)/deb: linux-image-<version>-gpuprio,
+# built by the kernel's bindeb-pkg in its own tree $(OUT)/deb/linux from
+# KCONFIG_DEB (default: the running kernel's config), and gpunice.
+# check-deb (in make check) builds both from the small test config instead.
+KCONFIG_DEB ?= /boot/config-$(shell uname -r)
+DEB_PKGS := debhelper kmod lintian
+deb:
+	@scripts/install-deps.sh $(DEB_PKGS)
+	@scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
+		$(abspath $(KCONFIG_DEB))
+	@scripts/make-tool-deb.sh $(OUT)/deb/gpunice-build $(OUT)/deb
+	@echo "  DEB     install with: apt install $(OUT)/deb/*.deb"
+
+check-deb: kernel
+	@$(call placeholder,host-deb)
+	@scripts/install-deps.sh $(DEB_PKGS)
+	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
+		$(OUT)/deb-check > $(OUT)/check/host-deb.tap
+# --- end of make deb ---------------------------------------------------------
 
 vm: kernel initramfs
 	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm

@@ -1,0 +1,83 @@
+#!/bin/sh
+# Build a linux-image package of Debian's 6.12 source with the series
+# applied, with the kernel's own 'make bindeb-pkg', in a tree of its own
+# (never the QEMU test kernel's).
+#
+# usage: make-deb.sh <linux-source tarball> <pristine dir> <tree dir> <config>
+#
+# <config> is a full kernel config, by default the running system's
+# /boot/config-$(uname -r). The packages land next to <tree dir>.
+# JOBS: parallel jobs. KDEB_DEBUG_INFO=1 keeps the config's debug info
+# (a linux-image-*-dbg package, hours more, many GB more).
+set -eu
+
+tarball=$1 pristine=$2 tree=$3 config=$4
+repo=$(cd "$(dirname "$0")/.." && pwd)
+outdir=$(dirname "$tree")
+jobs=${JOBS:-$(nproc)}
+
+step() { echo "  DEB     [$1/4] $2"; }
+
+if [ ! -r "$config" ]; then
+	echo "make-deb: cannot read the kernel config '$config';" \
+		"name one with KCONFIG_DEB=<file>" >&2
+	exit 1
+fi
+
+modules=$(grep -c '=m$' "$config" || true)
+cat <<EOF
+  DEB     linux-image from $config ($modules modules) and the series,
+          local version -gpuprio, packages in $outdir
+  DEB     Expect for a distribution config (thousands of modules, debug
+          info off) about 3 to 6 hours on 2 cores and some 20 GB in
+          $tree; a small config such as the test kernel's takes minutes.
+EOF
+
+mkdir -p "$outdir"
+step 1 "source: Debian's 6.12 with the series ($tree)"
+"$repo/scripts/sync-tree.sh" "$tarball" "$pristine" "$tree"
+
+step 2 "config: $config + CONFIG_GPUPRIO=y, LOCALVERSION=-gpuprio"
+# Sources older than the config's kernel (a 6.18 config on 6.12) drop
+# what 6.12 does not know and take defaults for the rest: olddefconfig.
+cp "$config" "$tree/.config"
+cfg() { "$tree/scripts/config" --file "$tree/.config" "$@"; }
+# Debian's configs name certificates of Debian's own build tree: cleared.
+cfg --enable GPUPRIO --set-str LOCALVERSION -gpuprio \
+	--disable LOCALVERSION_AUTO \
+	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
+profiles=
+if [ -z "${KDEB_DEBUG_INFO:-}" ]; then
+	profiles=-Ppkg.linux-upstream.nokerneldbg
+	cfg --disable DEBUG_INFO --disable DEBUG_INFO_DWARF4 \
+		--disable DEBUG_INFO_DWARF5 \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
+		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE
+fi
+make -s -C "$tree" olddefconfig >/dev/null
+if ! grep -qx 'CONFIG_GPUPRIO=y' "$tree/.config"; then
+	# Its prompt is only visible with EXPERT, should the default change.
+	cfg --enable EXPERT --enable GPUPRIO
+	make -s -C "$tree" olddefconfig >/dev/null
+fi
+for want in CONFIG_GPUPRIO=y 'CONFIG_LOCALVERSION="-gpuprio"'; do
+	grep -qx "$want" "$tree/.config" || {
+		echo "make-deb: the config did not keep $want" >&2
+		exit 1
+	}
+done
+release=$(make -s -C "$tree" kernelrelease)
+
+start=$(date +%s)
+step 3 "build and package $release with $jobs jobs (started $(date +%H:%M))"
+# The user space headers stay the distribution's: linux-libc-dev is not
+# built (6.12 has no profile for it, so it is moved aside afterwards).
+rm -f "$outdir"/linux-*.deb "$outdir"/linux-upstream_*
+make -C "$tree" -j"$jobs" bindeb-pkg DPKG_FLAGS="$profiles" KDEB_COMPRESS=xz
+mkdir -p "$outdir/not-installed"
+mv "$outdir"/linux-libc-dev_*.deb "$outdir/not-installed/" 2>/dev/null || true
+
+step 4 "done in $(( ($(date +%s) - start) / 60 )) min:"
+for deb in "$outdir"/linux-*.deb; do
+	echo "          $deb"
+done

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Build the gpunice package: the tool, its man pages, bash completion and
+# <gpuprio.h>, staged with 'make install DESTDIR=' and packed with dpkg-deb.
+# It depends on libc6 alone and works on any kernel: without the feature
+# the tool says so (it probes /proc/self/gpu_nice before any system call).
+#
+# usage: make-tool-deb.sh <build dir> <output dir>
+set -eu
+
+build=$1 outdir=$2
+repo=$(cd "$(dirname "$0")/.." && pwd)
+version=$(sed -n 's/^# define GPUNICE_VERSION "\(.*\)"$/\1/p' \
+	"$repo/tools/gpunice/gpunice.c")
+arch=$(dpkg --print-architecture)
+stage=$build/stage
+doc=$stage/usr/share/doc/gpunice
+
+rm -rf "$build"
+mkdir -p "$build" "$outdir"
+echo "  DEB     gpunice $version ($arch)"
+
+# Debian's hardening flags, all of them (lintian checks for them).
+export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+make -s -C "$repo/tools/gpunice" O="$build" \
+	CFLAGS="$(dpkg-buildflags --get CFLAGS) -Werror" \
+	CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
+	LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" "$build/gpunice"
+make -s -C "$repo/tools/gpunice" O="$build" DESTDIR="$stage" PREFIX=/usr \
+	install >/dev/null
+strip --remove-section=.comment --remove-section=.note \
+	--strip-unneeded "$stage/usr/bin/gpunice"
+find "$stage/usr/share/man" -type f -exec gzip -9n {} +
+
+mkdir -p "$doc"
+sed "s/@VERSION@/$version/" "$repo/tools/gpunice/debian/changelog" |
+	gzip -9n >"$doc/changelog.gz"
+cp "$repo/tools/gpunice/debian/copyright" "$doc/copyright"
+chmod 644 "$doc/changelog.gz" "$doc/copyright"
+find "$stage" -type d -exec chmod 755 {} +
+
+# The lowest libc6 that has every versioned symbol the tool uses.
+glibc=$(objdump -T "$stage/usr/bin/gpunice" |
+	sed -n 's/.*GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -uV | tail -n 1)
+
+mkdir -p "$stage/DEBIAN"
+(cd "$stage" && find usr -type f -exec md5sum {} + | sort -k 2) \
+	>"$stage/DEBIAN/md5sums"
+chmod 644 "$stage/DEBIAN/md5sums"
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" \
+	-e "s/@GLIBC@/$glibc/" \
+	-e "s/@SIZE@/$(du -sk --exclude=DEBIAN "$stage" | cut -f1)/" \
+	"$repo/tools/gpunice/debian/control" >"$stage/DEBIAN/control"
+
+deb=$outdir/gpunice_${version}_$arch.deb
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+echo "  DEB     $deb"

@@ -1,0 +1,113 @@
+#!/bin/sh
+# make deb, checked from the small test config: the linux-image package
+# (built by scripts/make-deb.sh in a copy of the built test tree, so that
+# only what the local version changes is rebuilt and the test kernel is
+# left alone) and the gpunice package; their metadata, contents, lintian
+# on gpunice, and that apt would install both. TAP on stdout.
+#
+# usage: deb-check.sh <linux-source tarball> <pristine> <built test tree> <work>
+set -u
+
+tarball=$1 pristine=$2 tested=$3 work=$4
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
+check()
+{
+	desc=$1
+	shift
+	if "$@" >"$work/check.out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		sed 's/^/# /' "$work/check.out"
+	fi
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+start=$(date +%s)
+cp -a "$tested" "$work/linux"
+check "make-deb.sh builds the kernel package from the test config" \
+	sh -c '"$1/scripts/make-deb.sh" "$2" "$3" "$4/linux" "$5/.config" \
+		>"$4/kernel.log" 2>&1 || { tail -n 30 "$4/kernel.log"; exit 1; }' \
+	sh "$repo" "$tarball" "$pristine" "$work" "$tested"
+echo "# kernel package: $(( $(date +%s) - start )) s (copy of the tree included)"
+check "the test kernel's tree is untouched (no local version)" \
+	test "$(make -s -C "$tested" kernelrelease)" = \
+	"$(make -s -C "$pristine" kernelversion)"
+rm -rf "$work/linux"
+
+image=$(ls "$work"/linux-image-*-gpuprio_*.deb 2>/dev/null | head -n 1)
+check "one linux-image-*-gpuprio package" test -f "$image"
+check "linux-libc-dev is set aside, not offered for install" eval \
+	'! ls "$work"/linux-libc-dev_*.deb && ls "$work"/not-installed/linux-libc-dev_*.deb'
+
+field() { dpkg-deb -f "$1" "$2"; }
+release=$(field "$image" Package | sed 's/^linux-image-//')
+check "kernel package: release $release ends in -gpuprio" \
+	eval 'case $release in 6.12.*-gpuprio) true ;; *) false ;; esac'
+check "kernel package: dpkg-deb -I reads its control fields" eval \
+	'dpkg-deb -I "$image" | grep -qx " Architecture: $(dpkg --print-architecture)" &&
+	dpkg-deb -I "$image" | grep -q "^ Description: Linux kernel, version $release"'
+dpkg-deb -c "$image" >"$work/image.list"
+check "kernel package: /boot/vmlinuz, System.map and config of $release" eval \
+	'grep -q " ./boot/vmlinuz-$release$" "$work/image.list" &&
+	grep -q " ./boot/System.map-$release$" "$work/image.list" &&
+	grep -q " ./boot/config-$release$" "$work/image.list"'
+dpkg-deb --fsys-tarfile "$image" | tar -xO "./boot/config-$release" \
+	>"$work/config" 2>/dev/null
+check "kernel package: its config has CONFIG_GPUPRIO=y and the local version" \
+	eval 'grep -qx CONFIG_GPUPRIO=y "$work/config" &&
+	grep -qx "CONFIG_LOCALVERSION=\"-gpuprio\"" "$work/config"'
+dpkg-deb --fsys-tarfile "$image" | tar -xO "./boot/vmlinuz-$release" \
+	>"$work/vmlinuz" 2>/dev/null
+check "kernel package: the kernel image says $release" \
+	grep -aqF "$release (" "$work/vmlinuz"
+check "kernel package: its postinst runs the kernel's install hooks" \
+	eval 'dpkg-deb -I "$image" postinst | grep -q "/etc/kernel/postinst.d"'
+
+tool_start=$(date +%s)
+check "make-tool-deb.sh builds the gpunice package" \
+	"$repo/scripts/make-tool-deb.sh" "$work/tool" "$work"
+echo "# gpunice package: $(( $(date +%s) - tool_start )) s"
+tool=$(ls "$work"/gpunice_*.deb 2>/dev/null | head -n 1)
+check "gpunice package: depends on libc6 alone" eval \
+	'field "$tool" Depends | grep -Eqx "libc6 \(>= [0-9.]+\)" &&
+	[ -z "$(field "$tool" Pre-Depends)" ] &&
+	[ -z "$(field "$tool" Recommends)" ]'
+check "gpunice package: name, version and section" eval \
+	'[ "$(field "$tool" Package)" = gpunice ] &&
+	[ "$(field "$tool" Section)" = utils ] &&
+	[ -n "$(field "$tool" Version)" ]'
+dpkg-deb -c "$tool" >"$work/tool.list"
+check "gpunice package: tool, man pages, completion, headers, copyright" eval '
+	for f in usr/bin/gpunice usr/share/man/man1/gpunice.1.gz \
+		usr/share/man/man2/gpuprio_set.2.gz \
+		usr/share/man/man2/gpuprio_get.2.gz \
+		usr/share/man/man5/proc_pid_gpu_nice.5.gz \
+		usr/share/bash-completion/completions/gpunice \
+		usr/include/gpuprio.h usr/include/linux/gpuprio.h \
+		usr/share/doc/gpunice/copyright; do
+		grep -q " \./$f$" "$work/tool.list" || { echo "missing $f"; exit 1; }
+	done'
+check "gpunice package: every file is root's" \
+	eval '! grep -v " root/root " "$work/tool.list"'
+mkdir -p "$work/x"
+dpkg-deb -x "$tool" "$work/x"
+check "gpunice package: the tool links to libc alone" eval \
+	'! objdump -p "$work/x/usr/bin/gpunice" | grep NEEDED |
+		grep -v "libc\.so\.6"'
+check "gpunice package: the tool runs (--version)" eval \
+	'"$work/x/usr/bin/gpunice" --version | grep -q "^gpunice from gpunice "'
+if command -v lintian >/dev/null; then
+	check "gpunice package: lintian --pedantic reports nothing" eval \
+		'[ -z "$(lintian --pedantic "$tool" 2>&1 | grep -v "running with root")" ]'
+else
+	not_ok "gpunice package: lintian is installed (scripts/install-deps.sh)"
+fi
+check "apt would install both packages" \
+	apt-get install -s -q "$image" "$tool"
+echo "1..$n"
