@@ -22,7 +22,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install tool deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool hwbench deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -224,6 +224,14 @@ tool:
 	echo "  TOOL    $(GPUNICE_OUT)/gpunice: $$(grep -c '^ok' \
 		$(OUT)/check-tool/host-gpunice.tap) passed, $$(grep -c \
 		'^not ok' $(OUT)/check-tool/host-gpunice.tap) failed"; exit $$rc
+
+# The hardware benchmark for a machine with an Intel GPU (README, "On your
+# machine"): libdrm, no kernel tree.
+hwbench:
+	@mkdir -p $(OUT)
+	@echo "  CC      $(OUT)/hwbench"
+	@cc -O2 -Wall -Wextra $$(pkg-config --cflags libdrm) -Iinclude/uapi \
+		-o $(OUT)/hwbench tests/i915/hwbench.c $$(pkg-config --libs libdrm)
 # --- end of make tool --------------------------------------------------------
 
 # --- make deb ----------------------------------------------------------------

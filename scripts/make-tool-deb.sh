@@ -7,7 +7,9 @@
 # usage: make-tool-deb.sh <build dir> <output dir>
 set -eu
 
-build=$1 outdir=$2
+mkdir -p "$1" "$2"
+# make -C changes directory: DESTDIR and O must be absolute.
+build=$(cd "$1" && pwd) outdir=$(cd "$2" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 version=$(sed -n 's/^# define GPUNICE_VERSION "\(.*\)"$/\1/p' \
 	"$repo/tools/gpunice/gpunice.c")
@@ -15,8 +17,7 @@ arch=$(dpkg --print-architecture)
 stage=$build/stage
 doc=$stage/usr/share/doc/gpunice
 
-rm -rf "$build"
-mkdir -p "$build" "$outdir"
+rm -rf "${build:?}"/*
 echo "  DEB     gpunice $version ($arch)"
 
 # Debian's hardening flags, all of them (lintian checks for them).

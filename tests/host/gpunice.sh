@@ -278,7 +278,7 @@ nosupport "setting three processes says it once" -n 5 -p $$ $$ $$
 nosupport "setting a thread" -c idle -p $$ --thread
 nosupport "showing a process group" -g "$pgid"
 nosupport "setting a process group" -n 3 -g "$pgid"
-nosupport "showing a user" -u root
+nosupport "showing a user" -u "$(id -un)"
 nosupport "setting a user by ID" -c none -u "$(id -u)"
 nosupport "listing" --list
 nosupport "listing all" -l --all
@@ -537,6 +537,15 @@ if command -v bash >/dev/null; then
 		eval '! out_has offset:3 && out_has ls'
 else
 	skip "bash completion" "no bash"
+fi
+
+# --- the integration examples in docs/examples ------------------------------
+
+if command -v shellcheck >/dev/null; then
+	check "docs/examples scripts are shellcheck-clean" \
+		shellcheck "$top/docs/examples/gamemode/gpunice-gamemode"
+else
+	skip "docs/examples scripts are shellcheck-clean" "no shellcheck"
 fi
 
 # --- make install -----------------------------------------------------------
