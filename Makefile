@@ -240,7 +240,7 @@ hwbench:
 # KCONFIG_DEB (default: the running kernel's config), and gpunice.
 # check-deb (in make check) builds both from the small test config instead.
 KCONFIG_DEB ?= /boot/config-$(shell uname -r)
-DEB_PKGS := debhelper kmod lintian
+DEB_PKGS := debhelper kmod
 deb:
 	@scripts/install-deps.sh $(DEB_PKGS)
 	@scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
@@ -250,7 +250,7 @@ deb:
 
 check-deb: kernel
 	@$(call placeholder,host-deb)
-	@scripts/install-deps.sh $(DEB_PKGS)
+	@scripts/install-deps.sh $(DEB_PKGS) lintian
 	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
 		$(OUT)/deb-check > $(OUT)/check/host-deb.tap
 # --- end of make deb ---------------------------------------------------------
