@@ -323,6 +323,12 @@ $ltid (thread of $lp): idle"'
 run "$GPUNICE" -p "$np"
 check "-p: a task without a value shows the one it follows" eval \
 	'status_is 0 && out_is "$np: best-effort: nice 5 (follows CPU nice 5)"'
+spawn sleep 600
+negp=$spawned
+renice -5 -p "$negp" >/dev/null
+run "$GPUNICE" -p "$negp"
+check "-p: a negative CPU nice leaves the GPU at nice 0, and says so" eval \
+	'status_is 0 && out_is "$negp: best-effort: nice 0 (follows CPU nice -5)"'
 run "$GPUNICE" -g "$np"
 check "-g prints the same form as -p" eval \
 	'status_is 0 && out_is "$np: best-effort: nice 5"'
