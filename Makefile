@@ -238,8 +238,11 @@ hwbench:
 # Packages for a real machine, in $(OUT)/deb: linux-image-<version>-gpuprio,
 # built by the kernel's bindeb-pkg in its own tree $(OUT)/deb/linux from
 # KCONFIG_DEB (default: the running kernel's config), and gpunice.
+# DEB_CONFIG_ONLY=1 stops after making the kernel's config.
 # check-deb (in make check) builds both from the small test config instead.
-KCONFIG_DEB ?= /boot/config-$(shell uname -r)
+# Without /boot/config-*, the running kernel's /proc/config.gz.
+KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
+	/proc/config.gz)
 DEB_PKGS := debhelper kmod
 deb:
 	@scripts/install-deps.sh $(DEB_PKGS)

@@ -8,7 +8,9 @@
 # <config> is a full kernel config, by default the running system's
 # /boot/config-$(uname -r). The packages land next to <tree dir>.
 # JOBS: parallel jobs. KDEB_DEBUG_INFO=1 keeps the config's debug info
-# (a linux-image-*-dbg package, hours more, many GB more).
+# (a linux-image-*-dbg package, hours more, many GB more). DEB_CONFIG_ONLY=1
+# stops once the config is made, to read it before hours of building.
+# A config ending in .gz (/proc/config.gz) is uncompressed first.
 set -eu
 
 tarball=$1 pristine=$2 tree=$3 config=$4
@@ -24,7 +26,9 @@ if [ ! -r "$config" ]; then
 	exit 1
 fi
 
-modules=$(grep -c '=m$' "$config" || true)
+conf_text() { case $config in *.gz) zcat "$config" ;; *) cat "$config" ;; esac; }
+modules=$(conf_text | grep -c '=m$' || true)
+from=$(conf_text | sed -n 's/^# Linux\/[^ ]* \([0-9][^ ]*\) Kernel Configuration$/\1/p')
 cat <<EOF
   DEB     linux-image from $config ($modules modules) and the series,
           local version -gpuprio, packages in $outdir
@@ -38,9 +42,15 @@ step 1 "source: Debian's 6.12 with the series ($tree)"
 "$repo/scripts/sync-tree.sh" "$tarball" "$pristine" "$tree"
 
 step 2 "config: $config + CONFIG_GPUPRIO=y, LOCALVERSION=-gpuprio"
+case $from in
+6.12.*) ;;
+*)	echo "          the config is from Linux ${from:-unknown}: olddefconfig" \
+		"drops what 6.12 does not"
+	echo "          know and gives defaults to what the config does not set" ;;
+esac
 # Sources older than the config's kernel (a 6.18 config on 6.12) drop
 # what 6.12 does not know and take defaults for the rest: olddefconfig.
-cp "$config" "$tree/.config"
+conf_text >"$tree/.config"
 cfg() { "$tree/scripts/config" --file "$tree/.config" "$@"; }
 # Debian's configs name certificates of Debian's own build tree: cleared.
 cfg --enable GPUPRIO --set-str LOCALVERSION -gpuprio \
@@ -66,7 +76,12 @@ for want in CONFIG_GPUPRIO=y 'CONFIG_LOCALVERSION="-gpuprio"'; do
 		exit 1
 	}
 done
-release=$(make -s -C "$tree" kernelrelease)
+# kernelrelease would read the local version of the last build.
+release=$(make -s -C "$tree" kernelversion)-gpuprio
+if [ -n "${DEB_CONFIG_ONLY:-}" ]; then
+	echo "  DEB     $tree/.config made for $release (DEB_CONFIG_ONLY)"
+	exit 0
+fi
 
 start=$(date +%s)
 step 3 "build and package $release with $jobs jobs (started $(date +%H:%M))"
