@@ -246,10 +246,11 @@ KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 DEB_PKGS := debhelper kmod
 deb:
 	@scripts/install-deps.sh $(DEB_PKGS)
-	@scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
+	@JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
 		$(abspath $(KCONFIG_DEB))
-	@scripts/make-tool-deb.sh $(OUT)/deb/gpunice-build $(OUT)/deb
-	@echo "  DEB     install with: apt install $(OUT)/deb/*.deb"
+	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
+		$(OUT)/deb/gpunice-build $(OUT)/deb)
+	$(if $(DEB_CONFIG_ONLY),,@echo "  DEB     install with: sudo apt install $(OUT)/deb/*.deb")
 
 check-deb: kernel
 	@$(call placeholder,host-deb)
