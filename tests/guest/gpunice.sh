@@ -51,6 +51,12 @@ not_ok()
 	return 0
 }
 
+skip()
+{
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
 # check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
 check()
 {
@@ -368,31 +374,44 @@ ms()
 	cs=${up#*.}
 	echo $((${up%.*} * 1000 + ${cs#0} * 10))
 }
-# 1G of guest memory allows ~8000 threads by default.
-echo 32768 >/proc/sys/kernel/threads-max
-big=
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	"$THREADS" 1000 >"$tmp/big$i" 2>&1 &
-	big="$big $!"
-	bg_pids="$bg_pids $!"
-done
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	wait_until grep -q ready "$tmp/big$i"
-done
-# shellcheck disable=SC2086
-"$GPUNICE" -n 8 -p $big >/dev/null
-t0=$(ms)
-run "$GPUNICE" --list
-t1=$(ms)
-cat /proc/[0-9]*/task/[0-9]*/gpu_nice >/dev/null
-t2=$(ms)
-list_ms=$((t1 - t0))
-cat_ms=$((t2 - t1))
-echo "# --list of 10010 threads: ${list_ms} ms; cat of their files: ${cat_ms} ms"
-check "--list on 10 processes of 1001 threads lists each of them" eval \
-	'status_is 0 && [ "$(grep -c " best-effort  *8 gpuprio-threads$" "$tmp/out")" -eq 10010 ]'
-check "--list on 10010 threads: within 3x cat of the same files + 1 s, under 20 s" \
-	eval '[ "$list_ms" -le $((3 * cat_ms + 1000)) ] && [ "$list_ms" -lt 20000 ]'
+list_10k()
+{
+	# 1G of guest memory allows ~8000 threads by default.
+	echo 32768 >/proc/sys/kernel/threads-max
+	big=
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		"$THREADS" 1000 >"$tmp/big$i" 2>&1 &
+		big="$big $!"
+		bg_pids="$bg_pids $!"
+	done
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		wait_until grep -q ready "$tmp/big$i"
+	done
+	# shellcheck disable=SC2086
+	"$GPUNICE" -n 8 -p $big >/dev/null
+	t0=$(ms)
+	run "$GPUNICE" --list
+	t1=$(ms)
+	cat /proc/[0-9]*/task/[0-9]*/gpu_nice >/dev/null
+	t2=$(ms)
+	list_ms=$((t1 - t0))
+	cat_ms=$((t2 - t1))
+	echo "# --list of 10010 threads: ${list_ms} ms; cat of their files: ${cat_ms} ms"
+	check "--list on 10 processes of 1001 threads lists each of them" eval \
+		'status_is 0 && [ "$(grep -c " best-effort  *8 gpuprio-threads$" "$tmp/out")" -eq 10010 ]'
+	check "--list on 10010 threads: within 3x cat of the same files + 1 s, under 20 s" \
+		eval '[ "$list_ms" -le $((3 * cat_ms + 1000)) ] && [ "$list_ms" -lt 20000 ]'
+}
+
+# 10010 threads need some 400 MB with a debug kernel's larger tasks.
+avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+echo "# MemAvailable before the 10010 threads: $avail_kb kB"
+if [ "$avail_kb" -ge 600000 ]; then
+	list_10k
+else
+	skip "--list on 10010 threads" "only $avail_kb kB available"
+	skip "--list on 10010 threads: speed" "only $avail_kb kB available"
+fi
 stop_all
 
 
