@@ -69,6 +69,8 @@
  * a handed job: no job that runs normally hits this timeout.
  */
 #define SIMGPU_JOB_TIMEOUT_MS	(120 * MSEC_PER_SEC)
+/* Module exit: by then every job has ended, only free_job can be late. */
+#define SIMGPU_LEAK_TIMEOUT_S	30
 
 static unsigned int engines = 1;
 module_param(engines, uint, 0444);
@@ -608,7 +610,18 @@ static void __exit simgpu_exit(void)
 	 * was killed; free_job may still be on its way, and drm_sched_fini()
 	 * would leave a job it has not freed.
 	 */
-	wait_var_event(&sdev->live_jobs, !atomic_read(&sdev->live_jobs));
+	if (!wait_var_event_timeout(&sdev->live_jobs,
+				    !atomic_read(&sdev->live_jobs),
+				    SIMGPU_LEAK_TIMEOUT_S * HZ)) {
+		/*
+		 * A leak: say so and leave the device be, since freeing it
+		 * under a late free_job would be worse. The tests fail on
+		 * the warning.
+		 */
+		WARN(1, "simgpu: %d jobs not freed after %d s\n",
+		     atomic_read(&sdev->live_jobs), SIMGPU_LEAK_TIMEOUT_S);
+		return;
+	}
 	simgpu_engines_fini(sdev, sdev->num_engines);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
