@@ -105,7 +105,7 @@ $(TESTBIN)/simgpu.ko: $(SIMGPU_SRC) kernel
 	@mkdir -p $(SIMGPU_OUT) $(TESTBIN)
 	@for f in $(SIMGPU_SRC); do \
 		cmp -s $$f $(SIMGPU_OUT)/$${f##*/} || cp $$f $(SIMGPU_OUT)/; done
-	@test -f $(KDIR)/Module.symvers || \
+	@test $(KDIR)/Module.symvers -nt $(KDIR)/vmlinux || \
 		$(MAKE) -s -C $(KDIR) -j$(JOBS) modules
 	@$(MAKE) -s -C $(KDIR) M=$(SIMGPU_OUT) modules
 	@cmp -s $(SIMGPU_OUT)/simgpu.ko $@ || cp $(SIMGPU_OUT)/simgpu.ko $@

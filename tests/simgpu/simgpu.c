@@ -47,6 +47,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -397,12 +398,16 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	args->handle = handle;
 	/* The scheduler's reference, dropped by free_job. */
 	kref_get(&job->ref);
-	drm_sched_entity_push_job(&job->base);
 	/*
-	 * Taken once the scheduler can see the job, so that a job handed to
-	 * the engine after this time was chosen while this one was queued.
+	 * The submission time is taken once the scheduler can see the job, so
+	 * that a job handed to the engine later was chosen while this one was
+	 * queued; and without preemption in between, so that it is not taken
+	 * after the job ran.
 	 */
+	preempt_disable();
+	drm_sched_entity_push_job(&job->base);
 	job->submit_ns = ktime_get_ns();
+	preempt_enable();
 	mutex_unlock(&sfile->lock);
 	return 0;
 
