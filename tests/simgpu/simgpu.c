@@ -27,7 +27,7 @@
  * Timing. A job ends late by its timer's latency, and the next one starts
  * when it ended. In the test guest under QEMU TCG (with ACPI, so that the
  * TSC is a high-resolution clocksource) 2 ms jobs ended late by a median of
- * 60-100 us, p90 0.1-0.5 ms, with a tail of a few ms when the host is
+ * 60-170 us, p90 0.1-2 ms, with a tail of up to 12 ms when the host is
  * loaded; never early (tests/simgpu/README).
  *
  * Lifetimes. A job is referenced by the scheduler until free_job and by its
