@@ -96,6 +96,40 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 }
 
 /**
+ * gpuprio_may_set - may the current credentials give @p the GPU priority @prio
+ * @p: the task; the caller holds the RCU read lock or a reference
+ * @prio: a value that passed gpuprio_check_value()
+ *
+ * Everything is checked against current_cred(), so that /proc can ask the
+ * same question for the credentials its file was opened with.
+ *
+ * The LSM is asked with security_task_setscheduler(), as for
+ * /proc/<pid>/timerslack_ns: the GPU priority is a scheduling attribute of
+ * @p, not its CPU nice, and this hook needs no invented nice for realtime
+ * or idle. Reads ask security_task_getscheduler().
+ *
+ * Return: 0, -EPERM or -EACCES, or the LSM's refusal.
+ */
+int gpuprio_may_set(struct task_struct *p, u16 prio)
+{
+	bool allowed;
+	int nice;
+
+	rcu_read_lock();
+	allowed = gpuprio_may_change(p);
+	rcu_read_unlock();
+	if (!allowed)
+		return -EPERM;
+
+	nice = gpuprio_rank(gpuprio_resolve(prio, task_nice(p)));
+	nice = clamp(nice, MIN_NICE, MAX_NICE);
+	if (gpuprio_needs_can_nice(p, prio) && !can_nice(p, nice))
+		return -EACCES;
+
+	return security_task_setscheduler(p);
+}
+
+/**
  * gpuprio_set_task - set the GPU priority of one task
  * @p: the task; the caller holds the RCU read lock or a reference
  * @prio: a value that passed gpuprio_check_value()
@@ -104,24 +138,10 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
  */
 int gpuprio_set_task(struct task_struct *p, u16 prio)
 {
-	int nice, err;
+	int err = gpuprio_may_set(p, prio);
 
-	rcu_read_lock();
-	if (!gpuprio_may_change(p)) {
-		rcu_read_unlock();
-		return -EPERM;
-	}
-	rcu_read_unlock();
-
-	nice = gpuprio_rank(gpuprio_resolve(prio, task_nice(p)));
-	nice = clamp(nice, MIN_NICE, MAX_NICE);
-	if (gpuprio_needs_can_nice(p, prio) && !can_nice(p, nice))
-		return -EACCES;
-
-	err = security_task_setnice(p, nice);
 	if (err)
 		return err;
-
 	WRITE_ONCE(p->gpuprio, prio);
 	return 0;
 }
@@ -198,7 +218,8 @@ static int gpuprio_get_effective(struct task_struct *p)
 
 /*
  * The highest effective value of a PGRP or USER walk. Its rank is kept next
- * to it so that each task is ranked once: the walk runs under tasklist_lock.
+ * to it so that each task is ranked once: a walk may visit every thread of
+ * the system, under the RCU read lock (and tasklist_lock for PGRP).
  * Until a value is found, @ret is -ESRCH or the last LSM refusal.
  */
 struct gpuprio_best {
