@@ -159,7 +159,43 @@ static int gpuprio_set_one(struct task_struct *p, u16 prio, int error)
 	return error == -ESRCH ? 0 : error;
 }
 
-SYSCALL_DEFINE3(gpuprio_set, int, which, int, who, int, prio)
+/*
+ * The process a pidfd refers to, with a reference: ERR_PTR(-EBADF) for an fd
+ * that is not a pidfd. A process that has exited has no thread left that
+ * the walks below would visit, so it ends in -ESRCH.
+ */
+static struct pid *gpuprio_pidfd_pid(int fd)
+{
+	unsigned int f_flags;
+
+	return pidfd_get_pid(fd, &f_flags);
+}
+
+/* Every live thread of the pidfd's process, as the PGRP rule does. */
+static int gpuprio_set_pidfd(int fd, u16 prio)
+{
+	struct task_struct *p, *t;
+	struct pid *pid;
+	int error = -ESRCH;
+
+	pid = gpuprio_pidfd_pid(fd);
+	if (IS_ERR(pid))
+		return PTR_ERR(pid);
+	rcu_read_lock();
+	p = pid_task(pid, PIDTYPE_PID);
+	if (p) {
+		for_each_thread(p, t) {
+			if (!t->exit_state)
+				error = gpuprio_set_one(t, prio, error);
+		}
+	}
+	rcu_read_unlock();
+	put_pid(pid);
+	return error;
+}
+
+SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
+		unsigned int, flags)
 {
 	struct task_struct *g, *p;
 	struct user_struct *user;
@@ -167,11 +203,15 @@ SYSCALL_DEFINE3(gpuprio_set, int, which, int, who, int, prio)
 	kuid_t uid;
 	int error;
 
-	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER)
+	if (flags)
+		return -EINVAL;
+	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD)
 		return -EINVAL;
 	error = gpuprio_check_value(prio);
 	if (error)
 		return error;
+	if (which == GPUPRIO_WHO_PIDFD)
+		return gpuprio_set_pidfd(who, prio);
 
 	error = -ESRCH;
 	rcu_read_lock();
@@ -243,13 +283,42 @@ static inline void gpuprio_best_keep(struct gpuprio_best *best, int value)
 	}
 }
 
-SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
+/* The highest effective value among the live threads of the process. */
+static int gpuprio_get_pidfd(int fd)
+{
+	struct gpuprio_best best = { .ret = -ESRCH };
+	struct task_struct *p, *t;
+	struct pid *pid;
+
+	pid = gpuprio_pidfd_pid(fd);
+	if (IS_ERR(pid))
+		return PTR_ERR(pid);
+	rcu_read_lock();
+	p = pid_task(pid, PIDTYPE_PID);
+	if (p) {
+		for_each_thread(p, t) {
+			if (!t->exit_state)
+				gpuprio_best_keep(&best,
+						  gpuprio_get_effective(t));
+		}
+	}
+	rcu_read_unlock();
+	put_pid(pid);
+	return best.ret;
+}
+
+SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 {
 	struct gpuprio_best best = { .ret = -ESRCH };
 	struct task_struct *g, *p;
 	struct user_struct *user;
 	struct pid *pgrp;
 	kuid_t uid;
+
+	if (flags)
+		return -EINVAL;
+	if (which == GPUPRIO_WHO_PIDFD)
+		return gpuprio_get_pidfd(who);
 
 	rcu_read_lock();
 	switch (which) {

@@ -126,21 +126,21 @@ static void count_err(int e)
 }
 
 /* Calls: -errno or the result. */
-static int sys_set(int which, int who, int prio)
+static int sys_set(int which, int who, int prio, unsigned int flags)
 {
 	long r;
 
 	st->calls++;
-	r = syscall(__NR_gpuprio_set, which, who, prio);
+	r = syscall(__NR_gpuprio_set, which, who, prio, flags);
 	return r < 0 ? -errno : (int)r;
 }
 
-static int sys_get(int which, int who)
+static int sys_get(int which, int who, unsigned int flags)
 {
 	long r;
 
 	st->calls++;
-	r = syscall(__NR_gpuprio_get, which, who);
+	r = syscall(__NR_gpuprio_get, which, who, flags);
 	return r < 0 ? -errno : (int)r;
 }
 
@@ -307,6 +307,7 @@ static const char *ename(int e)
 	switch (e) {
 	case 0: return "0";
 	case EINVAL: return "EINVAL";
+	case EBADF: return "EBADF";
 	case ESRCH: return "ESRCH";
 	case EPERM: return "EPERM";
 	case EACCES: return "EACCES";
@@ -344,7 +345,7 @@ static const char *esc(const char *s, size_t len)
 /* A mismatch is reported once: the model then follows the kernel. */
 static void check_value(struct mtask *t, const char *after)
 {
-	int v = sys_get(GPUPRIO_WHO_PROCESS, t->tid);
+	int v = sys_get(GPUPRIO_WHO_PROCESS, t->tid, 0);
 
 	if (v != t->prio) {
 		violation("%s: task %d (uid %u/%u nice %d) holds %#x (%s), expected %#x",
@@ -464,13 +465,25 @@ static int random_prio(void)
 	return (int)rnd64();
 }
 
+/*
+ * GPUPRIO_WHO_PIDFD is drawn too: the fuzzer holds no pidfd, so whatever
+ * number it passes is no pidfd (EBADF). The pidfd rules are the selftest's.
+ */
 static int random_which(void)
 {
-	static const int bad[] = { 0, 4, 5, -1, INT_MIN, INT_MAX, 256 };
+	static const int bad[] = { 0, 5, -1, INT_MIN, INT_MAX, 256 };
 
 	if (chance(92))
 		return GPUPRIO_WHO_PROCESS + rnd(3);
+	if (chance(40))
+		return GPUPRIO_WHO_PIDFD;
 	return bad[rnd(ARRAY_SIZE(bad))];
+}
+
+/* No flag is defined: any bit set is EINVAL, before anything else. */
+static unsigned int random_flags(void)
+{
+	return chance(97) ? 0 : 1U << rnd(32);
 }
 
 static int random_who(int which)
@@ -511,19 +524,23 @@ static void op_set(void)
 	struct mtask *m[MAX_TASKS];
 	int which = random_which(), who = random_who(which);
 	int prio = random_prio();
+	unsigned int flags = random_flags();
 	int n, i, e, ret, want = ESRCH, errs = 0;
 	bool allowed[MAX_TASKS];
 	const char *why;
 
 	st->sets++;
-	ret = sys_set(which, who, prio);
+	ret = sys_set(which, who, prio, flags);
 	e = ret < 0 ? -ret : 0;
 	count_err(e);
 	if (ret > 0)
 		violation("gpuprio_set(%d, %d, %#x) returned %d", which, who,
 			  prio, ret);
 
-	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER) {
+	if (flags) {
+		want = EINVAL;
+		why = "unknown flags";
+	} else if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD) {
 		want = EINVAL;
 		why = "bad which";
 	} else if (!valid_value(prio)) {
@@ -532,6 +549,9 @@ static void op_set(void)
 	} else if (CLASS(prio) == GPUPRIO_CLASS_RT && !cap_nice()) {
 		want = EPERM;
 		why = "realtime without CAP_SYS_NICE";
+	} else if (which == GPUPRIO_WHO_PIDFD) {
+		want = EBADF;
+		why = "not a pidfd";
 	} else {
 		why = "no such task";
 		n = match(which, who, m);
@@ -572,14 +592,17 @@ static void op_get(void)
 {
 	struct mtask *m[MAX_TASKS];
 	int which = random_which(), who = random_who(which);
+	unsigned int flags = random_flags();
 	int n, i, ret, want;
 
 	st->gets++;
-	ret = sys_get(which, who);
+	ret = sys_get(which, who, flags);
 	count_err(ret < 0 ? -ret : 0);
 
-	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER) {
+	if (flags || which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD) {
 		want = -EINVAL;
+	} else if (which == GPUPRIO_WHO_PIDFD) {
+		want = -EBADF;
 	} else {
 		n = match(which, who, m);
 		want = -ESRCH;
@@ -1012,7 +1035,7 @@ static int spawn_one(const struct spawn *s, pid_t pgid, int prio, pid_t *tids)
 		close(p[0]);
 		if (setpgid(0, pgid) || setpriority(PRIO_PROCESS, 0, s->nice) ||
 		    setrlimit(RLIMIT_NICE, &rl) ||
-		    syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, prio) ||
+		    syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, prio, 0U) ||
 		    setresgid(s->ruid, s->ruid, s->ruid) ||
 		    setresuid(s->ruid, s->euid, s->euid))
 			_exit(2);

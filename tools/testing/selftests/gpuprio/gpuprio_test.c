@@ -40,14 +40,15 @@
 #define RT(l)		((int)GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, (l)))
 #define BE(n)		((int)GPUPRIO_BE_NICE(n))
 
+/* No flags are defined yet: the calls take 0. */
 static int sys_gpuprio_set(int which, int who, int prio)
 {
-	return syscall(__NR_gpuprio_set, which, who, prio);
+	return syscall(__NR_gpuprio_set, which, who, prio, 0U);
 }
 
 static int sys_gpuprio_get(int which, int who)
 {
-	return syscall(__NR_gpuprio_get, which, who);
+	return syscall(__NR_gpuprio_get, which, who, 0U);
 }
 
 static int get_pid(pid_t pid)
@@ -1178,6 +1179,184 @@ TEST_F(gpuprio, lsm_refuses_target_with_more_capabilities)
 			TH_LOG("via %s", via_proc ? "proc" : "syscall");
 		EXPECT_EQ(NONE, get_pid(target));
 	}
+	reap(target);
+}
+
+TEST_F(gpuprio, unknown_flags_are_einval)
+{
+	unsigned int bit;
+
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(4)));
+	for (bit = 0; bit < 32; bit++) {
+		errno = 0;
+		EXPECT_EQ(-1, syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0,
+				      BE(9), 1U << bit));
+		EXPECT_EQ(EINVAL, errno) TH_LOG("set, flag bit %u", bit);
+		errno = 0;
+		EXPECT_EQ(-1, syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0,
+				      1U << bit));
+		EXPECT_EQ(EINVAL, errno) TH_LOG("get, flag bit %u", bit);
+	}
+	EXPECT_EQ(BE(4), get_pid(0));
+}
+
+static void *thread_waits(void *arg)
+{
+	int *pipefd = arg;
+	pid_t tid = syscall(SYS_gettid);
+
+	if (write(pipefd[1], &tid, sizeof(tid)) != sizeof(tid))
+		return NULL;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+#define PIDFD_THREADS	3
+
+/*
+ * A process of PIDFD_THREADS threads (the main one and two more) whose
+ * thread ids are returned in @tids; the process id is tids[0].
+ */
+static pid_t spawn_threads(pid_t tids[PIDFD_THREADS])
+{
+	int pipefd[2], i;
+	pthread_t t;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		pid_t self = getpid();
+
+		if (write(pipefd[1], &self, sizeof(self)) != sizeof(self))
+			_exit(1);
+		for (i = 1; i < PIDFD_THREADS; i++)
+			if (pthread_create(&t, NULL, thread_waits, pipefd))
+				_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	for (i = 0; i < PIDFD_THREADS; i++) {
+		if (read(pipefd[0], &tids[i], sizeof(tids[i])) !=
+		    sizeof(tids[i])) {
+			close(pipefd[0]);
+			reap(pid);
+			return -1;
+		}
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+TEST_F(gpuprio, pidfd_sets_every_thread_and_gets_the_highest)
+{
+	pid_t tids[PIDFD_THREADS], pid;
+	int pidfd, i;
+
+	pid = spawn_threads(tids);
+	ASSERT_LT(0, pid);
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_LE(0, pidfd);
+
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(7)));
+	for (i = 0; i < PIDFD_THREADS; i++)
+		EXPECT_EQ(BE(7), get_pid(tids[i])) TH_LOG("thread %d", i);
+	EXPECT_EQ(BE(7), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+
+	/* The highest effective value wins, wherever its thread is. */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[2], BE(-3)));
+	EXPECT_EQ(BE(-3), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[1], RT(6)));
+	EXPECT_EQ(RT(6), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, IDLE));
+	EXPECT_EQ(IDLE, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	/* NONE resolves to the CPU nice, as for a group. */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[0], NONE));
+	EXPECT_EQ(BE(0), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	/* A bad value changes no thread. */
+	errno = 0;
+	EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(20)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(IDLE, get_pid(tids[2]));
+
+	close(pidfd);
+	reap(pid);
+}
+
+TEST_F(gpuprio, pidfd_of_exited_process_is_esrch)
+{
+	int pidfd, reaped;
+	siginfo_t info;
+	pid_t pid;
+
+	for (reaped = 0; reaped <= 1; reaped++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(0);
+		pidfd = syscall(SYS_pidfd_open, pid, 0);
+		ASSERT_LE(0, pidfd);
+		/* Exited; reaped in the second pass only. */
+		ASSERT_EQ(0, waitid(P_PID, pid, &info,
+				    WEXITED | (reaped ? 0 : WNOWAIT)));
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(3)));
+		EXPECT_EQ(ESRCH, errno) TH_LOG("set, reaped %d", reaped);
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+		EXPECT_EQ(ESRCH, errno) TH_LOG("get, reaped %d", reaped);
+		close(pidfd);
+		if (!reaped)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+TEST_F(gpuprio, pidfd_not_a_pidfd_is_ebadf)
+{
+	int fds[] = { -1, 0, INT_MAX }, i;
+
+	fds[1] = open("/proc/self/gpu_nice", O_RDONLY);
+	ASSERT_LE(0, fds[1]);
+	for (i = 0; i < (int)ARRAY_SIZE(fds); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, fds[i], BE(3)));
+		EXPECT_EQ(EBADF, errno) TH_LOG("set, fd %d", fds[i]);
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, fds[i]));
+		EXPECT_EQ(EBADF, errno) TH_LOG("get, fd %d", fds[i]);
+	}
+	close(fds[1]);
+	EXPECT_EQ(NONE, get_pid(0));
+}
+
+/* The permission rules hold for each thread: another user's is refused. */
+TEST_F(gpuprio, pidfd_follows_the_permission_rules)
+{
+	int status, pidfd;
+	pid_t target, pid;
+
+	target = spawn_target(UID_OTHER, 0, NONE, -1);
+	ASSERT_LT(0, target);
+	pidfd = syscall(SYS_pidfd_open, target, 0);
+	ASSERT_LE(0, pidfd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (become(CALLER_USER))
+			_exit(10);
+		if (sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(10)) != -1)
+			_exit(1);
+		_exit(errno == EPERM ? 0 : 2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NONE, get_pid(target));
+	close(pidfd);
 	reap(target);
 }
 
