@@ -183,6 +183,7 @@ static pid_t dead_pids[4];
 static int dead_fd = -1;	/* gpu_nice of a process since reaped */
 static int foreign_fd = -1;	/* opened with other credentials */
 static pid_t foreign_tid;
+static struct creds foreign_creds;	/* ... which are these */
 
 static bool valid_value(int prio)
 {
@@ -834,6 +835,25 @@ static size_t random_text(char *buf, size_t size)
 
 static char *fault_page;	/* a PROT_NONE page after a readable one */
 
+/*
+ * As for uid_map, a write must be allowed to the file's opener too: the
+ * kernel runs the realtime check and gpuprio_set_task()'s checks under the
+ * opener's credentials, after parsing and before the writer's own.
+ */
+static int model_opener(const struct mtask *t, int prio)
+{
+	struct creds writer = me;
+	int e;
+
+	me = foreign_creds;
+	if (CLASS(prio) == GPUPRIO_CLASS_RT && !cap_nice())
+		e = EPERM;
+	else
+		e = model_set_one(t, prio);
+	me = writer;
+	return e;
+}
+
 static void op_write(void)
 {
 	struct mtask *t = &tasks[rnd(ntasks)];
@@ -878,8 +898,6 @@ static void op_write(void)
 	perr = oracle_parse(text, len, &prio);
 	if (pw)
 		want = ESPIPE;
-	else if (foreign)
-		want = EPERM;
 	else if (len > 32)
 		want = EINVAL;
 	else if (bad_ptr)
@@ -890,6 +908,8 @@ static void op_write(void)
 		want = EPERM;
 	else if (dead)
 		want = ESRCH;
+	else if (foreign && (want = model_opener(t, prio)))
+		;	/* the opener's refusal comes first */
 	else
 		want = model_set_one(t, prio);
 
@@ -1107,11 +1127,14 @@ static int become(enum phase ph)
 		if (setresuid(-1, 0, -1))
 			return -1;
 		foreign_tid = getpid();
+		/* The file keeps its opener's euid and empty effective set. */
+		foreign_creds = (struct creds){ 0, UID_OWN, 0, 0 };
 		return foreign_fd < 0 ? -1 : 0;
 	}
-	/* Opened by root: refused to every other phase. */
+	/* Opened by root, which allows what the writer may do itself. */
 	foreign_fd = open("/proc/1/gpu_nice", O_RDWR);
 	foreign_tid = 1;
+	foreign_creds = (struct creds){ 0, 0, 0, CAPS_ALL };
 	if (ph == PH_RLIMIT && setrlimit(RLIMIT_NICE, &rl))
 		return -1;
 	if (prctl(PR_SET_KEEPCAPS, ph == PH_CAP))
@@ -1133,6 +1156,7 @@ static int become(enum phase ph)
 		snprintf(path, sizeof(path), "/proc/%d/gpu_nice", getpid());
 		foreign_fd = open(path, O_RDWR);
 		foreign_tid = getpid();
+		foreign_creds = (struct creds){ UID_OWN, UID_OWN, 0, 0 };
 		/* uid_map is writable by its owner: be dumpable again. */
 		if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER))
 			return -1;

@@ -261,7 +261,7 @@ TEST_F(gpuprio, einval_leaves_value_unchanged)
 		-1,
 		INT_MIN,
 	};
-	static const int bad_which[] = { 0, 4, -1, 1000 };
+	static const int bad_which[] = { 0, 5, -1, 1000 };
 	unsigned int i;
 
 	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(4)));
