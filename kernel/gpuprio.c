@@ -96,6 +96,40 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 }
 
 /**
+ * gpuprio_may_set - may the current credentials give @p the GPU priority @prio
+ * @p: the task; the caller holds the RCU read lock or a reference
+ * @prio: a value that passed gpuprio_check_value()
+ *
+ * Everything is checked against current_cred(), so that /proc can ask the
+ * same question for the credentials its file was opened with.
+ *
+ * The LSM is asked with security_task_setscheduler(), as for
+ * /proc/<pid>/timerslack_ns: the GPU priority is a scheduling attribute of
+ * @p, not its CPU nice, and this hook needs no invented nice for realtime
+ * or idle. Reads ask security_task_getscheduler().
+ *
+ * Return: 0, -EPERM or -EACCES, or the LSM's refusal.
+ */
+int gpuprio_may_set(struct task_struct *p, u16 prio)
+{
+	bool allowed;
+	int nice;
+
+	rcu_read_lock();
+	allowed = gpuprio_may_change(p);
+	rcu_read_unlock();
+	if (!allowed)
+		return -EPERM;
+
+	nice = gpuprio_rank(gpuprio_resolve(prio, task_nice(p)));
+	nice = clamp(nice, MIN_NICE, MAX_NICE);
+	if (gpuprio_needs_can_nice(p, prio) && !can_nice(p, nice))
+		return -EACCES;
+
+	return security_task_setscheduler(p);
+}
+
+/**
  * gpuprio_set_task - set the GPU priority of one task
  * @p: the task; the caller holds the RCU read lock or a reference
  * @prio: a value that passed gpuprio_check_value()
@@ -104,24 +138,10 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
  */
 int gpuprio_set_task(struct task_struct *p, u16 prio)
 {
-	int nice, err;
+	int err = gpuprio_may_set(p, prio);
 
-	rcu_read_lock();
-	if (!gpuprio_may_change(p)) {
-		rcu_read_unlock();
-		return -EPERM;
-	}
-	rcu_read_unlock();
-
-	nice = gpuprio_rank(gpuprio_resolve(prio, task_nice(p)));
-	nice = clamp(nice, MIN_NICE, MAX_NICE);
-	if (gpuprio_needs_can_nice(p, prio) && !can_nice(p, nice))
-		return -EACCES;
-
-	err = security_task_setnice(p, nice);
 	if (err)
 		return err;
-
 	WRITE_ONCE(p->gpuprio, prio);
 	return 0;
 }
@@ -139,7 +159,43 @@ static int gpuprio_set_one(struct task_struct *p, u16 prio, int error)
 	return error == -ESRCH ? 0 : error;
 }
 
-SYSCALL_DEFINE3(gpuprio_set, int, which, int, who, int, prio)
+/*
+ * The process a pidfd refers to, with a reference: ERR_PTR(-EBADF) for an fd
+ * that is not a pidfd. A process that has exited has no thread left that
+ * the walks below would visit, so it ends in -ESRCH.
+ */
+static struct pid *gpuprio_pidfd_pid(int fd)
+{
+	unsigned int f_flags;
+
+	return pidfd_get_pid(fd, &f_flags);
+}
+
+/* Every live thread of the pidfd's process, as the PGRP rule does. */
+static int gpuprio_set_pidfd(int fd, u16 prio)
+{
+	struct task_struct *p, *t;
+	struct pid *pid;
+	int error = -ESRCH;
+
+	pid = gpuprio_pidfd_pid(fd);
+	if (IS_ERR(pid))
+		return PTR_ERR(pid);
+	rcu_read_lock();
+	p = pid_task(pid, PIDTYPE_PID);
+	if (p) {
+		for_each_thread(p, t) {
+			if (!t->exit_state)
+				error = gpuprio_set_one(t, prio, error);
+		}
+	}
+	rcu_read_unlock();
+	put_pid(pid);
+	return error;
+}
+
+SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
+		unsigned int, flags)
 {
 	struct task_struct *g, *p;
 	struct user_struct *user;
@@ -147,11 +203,15 @@ SYSCALL_DEFINE3(gpuprio_set, int, which, int, who, int, prio)
 	kuid_t uid;
 	int error;
 
-	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER)
+	if (flags)
+		return -EINVAL;
+	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD)
 		return -EINVAL;
 	error = gpuprio_check_value(prio);
 	if (error)
 		return error;
+	if (which == GPUPRIO_WHO_PIDFD)
+		return gpuprio_set_pidfd(who, prio);
 
 	error = -ESRCH;
 	rcu_read_lock();
@@ -198,7 +258,8 @@ static int gpuprio_get_effective(struct task_struct *p)
 
 /*
  * The highest effective value of a PGRP or USER walk. Its rank is kept next
- * to it so that each task is ranked once: the walk runs under tasklist_lock.
+ * to it so that each task is ranked once: a walk may visit every thread of
+ * the system, under the RCU read lock (and tasklist_lock for PGRP).
  * Until a value is found, @ret is -ESRCH or the last LSM refusal.
  */
 struct gpuprio_best {
@@ -222,13 +283,42 @@ static inline void gpuprio_best_keep(struct gpuprio_best *best, int value)
 	}
 }
 
-SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
+/* The highest effective value among the live threads of the process. */
+static int gpuprio_get_pidfd(int fd)
+{
+	struct gpuprio_best best = { .ret = -ESRCH };
+	struct task_struct *p, *t;
+	struct pid *pid;
+
+	pid = gpuprio_pidfd_pid(fd);
+	if (IS_ERR(pid))
+		return PTR_ERR(pid);
+	rcu_read_lock();
+	p = pid_task(pid, PIDTYPE_PID);
+	if (p) {
+		for_each_thread(p, t) {
+			if (!t->exit_state)
+				gpuprio_best_keep(&best,
+						  gpuprio_get_effective(t));
+		}
+	}
+	rcu_read_unlock();
+	put_pid(pid);
+	return best.ret;
+}
+
+SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 {
 	struct gpuprio_best best = { .ret = -ESRCH };
 	struct task_struct *g, *p;
 	struct user_struct *user;
 	struct pid *pgrp;
 	kuid_t uid;
+
+	if (flags)
+		return -EINVAL;
+	if (which == GPUPRIO_WHO_PIDFD)
+		return gpuprio_get_pidfd(who);
 
 	rcu_read_lock();
 	switch (which) {

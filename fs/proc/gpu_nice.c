@@ -2,7 +2,7 @@
 /*
  * /proc/<pid>/gpu_nice and /proc/<pid>/task/<tid>/gpu_nice: the task's GPU
  * priority in words, for people and shell scripts. Writes go through the
- * same checks as gpuprio_set(2).
+ * same checks as gpuprio_set(2), for the opener and for the writer.
  */
 
 #include <linux/cred.h>
@@ -104,19 +104,25 @@ static int gpu_nice_parse(char *buf, u16 *prio)
 }
 
 /*
- * The file is writable by all and checked in code, like timerslack_ns. A
- * privileged program must not be tricked into writing it on someone else's
- * behalf through an inherited descriptor, so the writer must hold the same
- * credentials as the opener.
+ * The file is writable by all and checked in code, like timerslack_ns. As for
+ * uid_map, the change must be allowed both to the credentials the file was
+ * opened with and to the writer's: a privileged program handed a descriptor
+ * must not lend its privilege to whoever opened it, and a descriptor opened
+ * by a privileged program must not lend it to a later, lesser writer. The
+ * opener is asked every question the writer is, capabilities and LSM
+ * included, by running the same checks under its credentials.
  */
-static bool gpu_nice_same_writer(const struct cred *opener)
+static int gpu_nice_opener_may_set(const struct cred *opener,
+				   struct task_struct *p, u16 prio)
 {
-	const struct cred *cred = current_cred();
+	const struct cred *saved = override_creds(opener);
+	int err;
 
-	return uid_eq(opener->uid, cred->uid) &&
-	       uid_eq(opener->euid, cred->euid) &&
-	       opener->user_ns == cred->user_ns &&
-	       cap_issubset(cred->cap_effective, opener->cap_effective);
+	err = gpuprio_check_value(prio);
+	if (!err)
+		err = gpuprio_may_set(p, prio);
+	revert_creds(saved);
+	return err;
 }
 
 static ssize_t gpu_nice_write(struct file *file, const char __user *ubuf,
@@ -127,8 +133,6 @@ static ssize_t gpu_nice_write(struct file *file, const char __user *ubuf,
 	u16 prio;
 	int err;
 
-	if (!gpu_nice_same_writer(file->f_cred))
-		return -EPERM;
 	if (count > GPU_NICE_MAX_WRITE)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
@@ -148,7 +152,9 @@ static ssize_t gpu_nice_write(struct file *file, const char __user *ubuf,
 	p = get_proc_task(file_inode(file));
 	if (!p)
 		return -ESRCH;
-	err = gpuprio_set_task(p, prio);
+	err = gpu_nice_opener_may_set(file->f_cred, p, prio);
+	if (!err)
+		err = gpuprio_set_task(p, prio);
 	put_task_struct(p);
 
 	return err ? err : count;

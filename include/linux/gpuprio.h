@@ -2,6 +2,7 @@
 #ifndef _LINUX_GPUPRIO_H
 #define _LINUX_GPUPRIO_H
 
+#include <linux/bug.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
@@ -33,7 +34,11 @@ static inline u16 gpuprio_resolve(u16 prio, int cpu_nice)
 	return prio;
 }
 
-/* Rank of a resolved (never NONE) value, see GPUPRIO_RANK_RT_BASE. */
+/*
+ * Rank of a resolved value, see GPUPRIO_RANK_RT_BASE. A raw NONE has no rank
+ * of its own (it follows the CPU nice): passing one is a bug, and it ranks
+ * as normal rather than as the nice -20 its data would decode to.
+ */
 static inline int gpuprio_rank(u16 prio)
 {
 	switch (GPUPRIO_PRIO_CLASS(prio)) {
@@ -41,8 +46,11 @@ static inline int gpuprio_rank(u16 prio)
 		return GPUPRIO_RANK_RT_BASE + GPUPRIO_PRIO_DATA(prio);
 	case GPUPRIO_CLASS_IDLE:
 		return GPUPRIO_RANK_IDLE;
-	default:
+	case GPUPRIO_CLASS_BE:
 		return GPUPRIO_TO_NICE(prio);
+	default:
+		WARN_ON_ONCE(1);
+		return 0;
 	}
 }
 
@@ -68,6 +76,7 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 }
 
 int gpuprio_check_value(int prio);
+int gpuprio_may_set(struct task_struct *p, u16 prio);
 int gpuprio_set_task(struct task_struct *p, u16 prio);
 #else
 static inline u16 task_gpuprio_raw(const struct task_struct *p)
@@ -84,15 +93,6 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 static inline u16 task_gpuprio(const struct task_struct *p)
 {
 	return gpuprio_resolve(task_gpuprio_raw(p), task_nice(p));
-}
-
-/*
- * Effective GPU nice of @p for drivers that only know nice-like levels:
- * realtime counts as the highest nice and idle as the lowest.
- */
-static inline int task_gpu_nice(const struct task_struct *p)
-{
-	return clamp(gpuprio_rank(task_gpuprio(p)), MIN_NICE, MAX_NICE);
 }
 
 #endif /* _LINUX_GPUPRIO_H */

@@ -135,7 +135,7 @@ static long op_getpriority(long i)
 static long op_gpuprio_get(long i)
 {
 	(void)i;
-	return syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0);
+	return syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0, 0U);
 }
 
 static long op_ioprio_get(long i)
@@ -158,13 +158,13 @@ static long op_setpriority_alt(long i)
 static long op_gpuprio_set_same(long i)
 {
 	(void)i;
-	return syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, gpu_vals[0]);
+	return syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, gpu_vals[0], 0U);
 }
 
 static long op_gpuprio_set_alt(long i)
 {
 	return syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0,
-		       gpu_vals[i & 1]);
+		       gpu_vals[i & 1], 0U);
 }
 
 static long op_ioprio_set_same(long i)
@@ -230,13 +230,13 @@ static long op_timerslack_open(long i)
 static long op_gpuprio_set_user(long i)
 {
 	return syscall(__NR_gpuprio_set, GPUPRIO_WHO_USER, BENCH_UID,
-		       gpu_vals[i & 1]);
+		       gpu_vals[i & 1], 0U);
 }
 
 static long op_gpuprio_set_pgrp(long i)
 {
 	return syscall(__NR_gpuprio_set, GPUPRIO_WHO_PGRP, target_pgid,
-		       gpu_vals[i & 1]);
+		       gpu_vals[i & 1], 0U);
 }
 
 static long op_setpriority_user(long i)
@@ -264,13 +264,13 @@ static long op_ioprio_set_pgrp(long i)
 static long op_gpuprio_get_user(long i)
 {
 	(void)i;
-	return syscall(__NR_gpuprio_get, GPUPRIO_WHO_USER, BENCH_UID);
+	return syscall(__NR_gpuprio_get, GPUPRIO_WHO_USER, BENCH_UID, 0U);
 }
 
 static long op_gpuprio_get_pgrp(long i)
 {
 	(void)i;
-	return syscall(__NR_gpuprio_get, GPUPRIO_WHO_PGRP, target_pgid);
+	return syscall(__NR_gpuprio_get, GPUPRIO_WHO_PGRP, target_pgid, 0U);
 }
 
 static long op_getpriority_user(long i)
@@ -469,7 +469,7 @@ static void bench_percall(void)
 	close(fd_timerslack);
 	/* Leave the caller as it was */
 	syscall(SYS_setpriority, PRIO_PROCESS, 0, 0);
-	syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, GPUPRIO_DEFAULT);
+	syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, GPUPRIO_DEFAULT, 0U);
 }
 
 /* ---- the helper process of the scale test ---- */

@@ -126,21 +126,21 @@ static void count_err(int e)
 }
 
 /* Calls: -errno or the result. */
-static int sys_set(int which, int who, int prio)
+static int sys_set(int which, int who, int prio, unsigned int flags)
 {
 	long r;
 
 	st->calls++;
-	r = syscall(__NR_gpuprio_set, which, who, prio);
+	r = syscall(__NR_gpuprio_set, which, who, prio, flags);
 	return r < 0 ? -errno : (int)r;
 }
 
-static int sys_get(int which, int who)
+static int sys_get(int which, int who, unsigned int flags)
 {
 	long r;
 
 	st->calls++;
-	r = syscall(__NR_gpuprio_get, which, who);
+	r = syscall(__NR_gpuprio_get, which, who, flags);
 	return r < 0 ? -errno : (int)r;
 }
 
@@ -183,6 +183,7 @@ static pid_t dead_pids[4];
 static int dead_fd = -1;	/* gpu_nice of a process since reaped */
 static int foreign_fd = -1;	/* opened with other credentials */
 static pid_t foreign_tid;
+static struct creds foreign_creds;	/* ... which are these */
 
 static bool valid_value(int prio)
 {
@@ -307,6 +308,7 @@ static const char *ename(int e)
 	switch (e) {
 	case 0: return "0";
 	case EINVAL: return "EINVAL";
+	case EBADF: return "EBADF";
 	case ESRCH: return "ESRCH";
 	case EPERM: return "EPERM";
 	case EACCES: return "EACCES";
@@ -344,7 +346,7 @@ static const char *esc(const char *s, size_t len)
 /* A mismatch is reported once: the model then follows the kernel. */
 static void check_value(struct mtask *t, const char *after)
 {
-	int v = sys_get(GPUPRIO_WHO_PROCESS, t->tid);
+	int v = sys_get(GPUPRIO_WHO_PROCESS, t->tid, 0);
 
 	if (v != t->prio) {
 		violation("%s: task %d (uid %u/%u nice %d) holds %#x (%s), expected %#x",
@@ -464,13 +466,25 @@ static int random_prio(void)
 	return (int)rnd64();
 }
 
+/*
+ * GPUPRIO_WHO_PIDFD is drawn too: the fuzzer holds no pidfd, so whatever
+ * number it passes is no pidfd (EBADF). The pidfd rules are the selftest's.
+ */
 static int random_which(void)
 {
-	static const int bad[] = { 0, 4, 5, -1, INT_MIN, INT_MAX, 256 };
+	static const int bad[] = { 0, 5, -1, INT_MIN, INT_MAX, 256 };
 
 	if (chance(92))
 		return GPUPRIO_WHO_PROCESS + rnd(3);
+	if (chance(40))
+		return GPUPRIO_WHO_PIDFD;
 	return bad[rnd(ARRAY_SIZE(bad))];
+}
+
+/* No flag is defined: any bit set is EINVAL, before anything else. */
+static unsigned int random_flags(void)
+{
+	return chance(97) ? 0 : 1U << rnd(32);
 }
 
 static int random_who(int which)
@@ -511,19 +525,23 @@ static void op_set(void)
 	struct mtask *m[MAX_TASKS];
 	int which = random_which(), who = random_who(which);
 	int prio = random_prio();
+	unsigned int flags = random_flags();
 	int n, i, e, ret, want = ESRCH, errs = 0;
 	bool allowed[MAX_TASKS];
 	const char *why;
 
 	st->sets++;
-	ret = sys_set(which, who, prio);
+	ret = sys_set(which, who, prio, flags);
 	e = ret < 0 ? -ret : 0;
 	count_err(e);
 	if (ret > 0)
 		violation("gpuprio_set(%d, %d, %#x) returned %d", which, who,
 			  prio, ret);
 
-	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER) {
+	if (flags) {
+		want = EINVAL;
+		why = "unknown flags";
+	} else if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD) {
 		want = EINVAL;
 		why = "bad which";
 	} else if (!valid_value(prio)) {
@@ -532,6 +550,9 @@ static void op_set(void)
 	} else if (CLASS(prio) == GPUPRIO_CLASS_RT && !cap_nice()) {
 		want = EPERM;
 		why = "realtime without CAP_SYS_NICE";
+	} else if (which == GPUPRIO_WHO_PIDFD) {
+		want = EBADF;
+		why = "not a pidfd";
 	} else {
 		why = "no such task";
 		n = match(which, who, m);
@@ -572,14 +593,17 @@ static void op_get(void)
 {
 	struct mtask *m[MAX_TASKS];
 	int which = random_which(), who = random_who(which);
+	unsigned int flags = random_flags();
 	int n, i, ret, want;
 
 	st->gets++;
-	ret = sys_get(which, who);
+	ret = sys_get(which, who, flags);
 	count_err(ret < 0 ? -ret : 0);
 
-	if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_USER) {
+	if (flags || which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD) {
 		want = -EINVAL;
+	} else if (which == GPUPRIO_WHO_PIDFD) {
+		want = -EBADF;
 	} else {
 		n = match(which, who, m);
 		want = -ESRCH;
@@ -811,6 +835,25 @@ static size_t random_text(char *buf, size_t size)
 
 static char *fault_page;	/* a PROT_NONE page after a readable one */
 
+/*
+ * As for uid_map, a write must be allowed to the file's opener too: the
+ * kernel runs the realtime check and gpuprio_set_task()'s checks under the
+ * opener's credentials, after parsing and before the writer's own.
+ */
+static int model_opener(const struct mtask *t, int prio)
+{
+	struct creds writer = me;
+	int e;
+
+	me = foreign_creds;
+	if (CLASS(prio) == GPUPRIO_CLASS_RT && !cap_nice())
+		e = EPERM;
+	else
+		e = model_set_one(t, prio);
+	me = writer;
+	return e;
+}
+
 static void op_write(void)
 {
 	struct mtask *t = &tasks[rnd(ntasks)];
@@ -855,8 +898,6 @@ static void op_write(void)
 	perr = oracle_parse(text, len, &prio);
 	if (pw)
 		want = ESPIPE;
-	else if (foreign)
-		want = EPERM;
 	else if (len > 32)
 		want = EINVAL;
 	else if (bad_ptr)
@@ -867,6 +908,8 @@ static void op_write(void)
 		want = EPERM;
 	else if (dead)
 		want = ESRCH;
+	else if (foreign && (want = model_opener(t, prio)))
+		;	/* the opener's refusal comes first */
 	else
 		want = model_set_one(t, prio);
 
@@ -1012,7 +1055,7 @@ static int spawn_one(const struct spawn *s, pid_t pgid, int prio, pid_t *tids)
 		close(p[0]);
 		if (setpgid(0, pgid) || setpriority(PRIO_PROCESS, 0, s->nice) ||
 		    setrlimit(RLIMIT_NICE, &rl) ||
-		    syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, prio) ||
+		    syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, prio, 0U) ||
 		    setresgid(s->ruid, s->ruid, s->ruid) ||
 		    setresuid(s->ruid, s->euid, s->euid))
 			_exit(2);
@@ -1084,11 +1127,14 @@ static int become(enum phase ph)
 		if (setresuid(-1, 0, -1))
 			return -1;
 		foreign_tid = getpid();
+		/* The file keeps its opener's euid and empty effective set. */
+		foreign_creds = (struct creds){ 0, UID_OWN, 0, 0 };
 		return foreign_fd < 0 ? -1 : 0;
 	}
-	/* Opened by root: refused to every other phase. */
+	/* Opened by root, which allows what the writer may do itself. */
 	foreign_fd = open("/proc/1/gpu_nice", O_RDWR);
 	foreign_tid = 1;
+	foreign_creds = (struct creds){ 0, 0, 0, CAPS_ALL };
 	if (ph == PH_RLIMIT && setrlimit(RLIMIT_NICE, &rl))
 		return -1;
 	if (prctl(PR_SET_KEEPCAPS, ph == PH_CAP))
@@ -1110,6 +1156,7 @@ static int become(enum phase ph)
 		snprintf(path, sizeof(path), "/proc/%d/gpu_nice", getpid());
 		foreign_fd = open(path, O_RDWR);
 		foreign_tid = getpid();
+		foreign_creds = (struct creds){ UID_OWN, UID_OWN, 0, 0 };
 		/* uid_map is writable by its owner: be dumpable again. */
 		if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER))
 			return -1;

@@ -170,6 +170,34 @@ static void check_value(long v)
 	}
 }
 
+/*
+ * Set or read every thread of an anchor through a pidfd, racing the other
+ * workers' per-thread and group calls on the same tasks. Anchors live for
+ * the whole run, so the pidfd always names a live process.
+ */
+static void pidfd_op(uint64_t *s, bool set)
+{
+	int pidfd = syscall(SYS_pidfd_open, sh->anchors[rnd(s, NR_ANCHORS)], 0);
+	long ret;
+	int e;
+
+	if (pidfd < 0) {
+		add(&sh->unexpected);
+		bad("pidfd_open", errno);
+		return;
+	}
+	if (set)
+		ret = syscall(__NR_gpuprio_set, GPUPRIO_WHO_PIDFD, pidfd,
+			      random_valid(s), 0U);
+	else
+		ret = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PIDFD, pidfd, 0U);
+	e = errno;
+	close(pidfd);
+	result(set ? "set pidfd" : "get pidfd", ret, e, false);
+	if (!set && ret >= 0)
+		check_value(ret);
+}
+
 static pid_t random_tid(uint64_t *s)
 {
 	int i;
@@ -271,7 +299,7 @@ static void do_fork(uint64_t *s)
 
 		for (i = 0; i < 10; i++)
 			one_op(&cs, rnd(&cs, OP_FORK));
-		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0);
+		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0, 0U);
 		_exit(valid_value(v) ? 0 : 3);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
@@ -290,26 +318,31 @@ static void one_op(uint64_t *s, int op)
 	switch (op) {
 	case OP_SET_SELF:
 		ret = syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0,
-			      random_valid(s));
+			      random_valid(s), 0U);
 		result("set self", ret, errno, true);
 		break;
 	case OP_SET_OTHER:
 		ret = syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS,
-			      random_tid(s), random_valid(s));
+			      random_tid(s), random_valid(s), 0U);
 		result("set other", ret, errno, false);
 		break;
 	case OP_GET:
 		ret = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS,
-			      random_tid(s));
+			      random_tid(s), 0U);
 		result("get", ret, errno, false);
 		if (ret >= 0)
 			check_value(ret);
 		break;
 	case OP_GET_GROUP:
+		if (!rnd(s, 4)) {
+			pidfd_op(s, false);
+			break;
+		}
 		which = rnd(s, 3) ? GPUPRIO_WHO_PGRP : GPUPRIO_WHO_USER;
 		ret = syscall(__NR_gpuprio_get, which, which == GPUPRIO_WHO_USER ?
 			      (rnd(s, 2) ? UID_OWN : 0) :
-			      rnd(s, 4) ? sh->anchors[rnd(s, NR_ANCHORS)] : 0);
+			      rnd(s, 4) ? sh->anchors[rnd(s, NR_ANCHORS)] : 0,
+			      0U);
 		result("get group", ret, errno, false);
 		if (ret >= 0) {
 			check_value(ret);
@@ -320,9 +353,13 @@ static void one_op(uint64_t *s, int op)
 		}
 		break;
 	case OP_SET_GROUP:
+		if (!rnd(s, 4)) {
+			pidfd_op(s, true);
+			break;
+		}
 		ret = syscall(__NR_gpuprio_set, GPUPRIO_WHO_PGRP,
 			      rnd(s, 4) ? sh->anchors[rnd(s, NR_ANCHORS)] : 0,
-			      random_valid(s));
+			      random_valid(s), 0U);
 		result("set group", ret, errno, false);
 		break;
 	case OP_PROC_READ:
@@ -502,7 +539,7 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 
 		if (tid <= 0)
 			continue;
-		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, tid);
+		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, tid, 0U);
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/gpu_nice", pid,
 			 tid);
 		fd = open(path, O_RDONLY);

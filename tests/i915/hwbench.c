@@ -265,7 +265,7 @@ static void hog(const char *path, int gpuprio, int slice_ms, int report_fd)
 	int fd, cur = 0, i;
 
 	signal(SIGTERM, on_term);
-	if (syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, gpuprio)) {
+	if (syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, gpuprio, 0U)) {
 		rep.err = errno;
 		if (write(report_fd, &rep, sizeof(rep)) != sizeof(rep))
 			_exit(1);

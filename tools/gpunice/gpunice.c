@@ -649,6 +649,29 @@ out:
 }
 
 /*
+ * Set every thread of process @pid through a pidfd, so that a pid reused
+ * by another process between lookup and change cannot be hit. Returns 1
+ * when the kernel cannot (no pidfd_open(2), @pid not a process, or no
+ * GPUPRIO_WHO_PIDFD): the caller then sets the threads one by one.
+ */
+static int set_process_pidfd(pid_t pid, int prio)
+{
+	int pidfd, ret, error;
+
+	pidfd = gpuprio_pidfd_open((int)pid);
+	if (pidfd < 0)
+		return errno == ESRCH ? -1 : 1;
+	ret = gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, prio);
+	error = errno;
+	close(pidfd);
+	/* @prio is valid here: EINVAL is a kernel without pidfd targets. */
+	if (ret && error == EINVAL)
+		return 1;
+	errno = error;
+	return ret;
+}
+
+/*
  * After a refused change, say what would have allowed it: the errno alone
  * does not tell a user about CAP_SYS_NICE or RLIMIT_NICE.
  */
@@ -682,9 +705,11 @@ static int set_one(const struct gpunice_ctl *ctl, int who, int prio)
 		return -1;
 	}
 
-	if (kind == TARGET_PID)
-		ret = set_all_threads(who, prio, &bad);
-	else
+	if (kind == TARGET_PID) {
+		ret = set_process_pidfd(who, prio);
+		if (ret > 0)
+			ret = set_all_threads(who, prio, &bad);
+	} else
 		ret = gpuprio_set(kinds[kind].which, who, prio);
 	if (ret) {
 		if (bad != who)

@@ -50,5 +50,6 @@
 #define GPUPRIO_WHO_PROCESS	1	/* a thread id, 0 for the caller */
 #define GPUPRIO_WHO_PGRP	2	/* a process group id, 0 for the caller's */
 #define GPUPRIO_WHO_USER	3	/* a uid, 0 for the caller's real uid */
+#define GPUPRIO_WHO_PIDFD	4	/* a pidfd: every thread of its process */
 
 #endif /* _UAPI_LINUX_GPUPRIO_H */

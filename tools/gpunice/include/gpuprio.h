@@ -86,12 +86,20 @@ static inline int gpuprio_supported(void)
 	return ret;
 }
 
+/* Kernel headers older than the feature do not name pidfd targets. */
+#ifndef GPUPRIO_WHO_PIDFD
+#define GPUPRIO_WHO_PIDFD	4
+#endif
+
 /*
  * gpuprio_set - set the GPU priority of a thread, process group or user
- * @which: GPUPRIO_WHO_PROCESS, GPUPRIO_WHO_PGRP or GPUPRIO_WHO_USER
- * @who: thread ID, process group ID or user ID; 0 means the caller's own
+ * @which: GPUPRIO_WHO_PROCESS, GPUPRIO_WHO_PGRP, GPUPRIO_WHO_USER or
+ *	   GPUPRIO_WHO_PIDFD
+ * @who: thread ID, process group ID, user ID (0 means the caller's own) or
+ *	 a pidfd (every thread of its process)
  * @prio: a value built with GPUPRIO_PRIO_VALUE() or GPUPRIO_BE_NICE()
  *
+ * The system call's flags argument is passed as 0: none is defined yet.
  * Returns 0, or -1 with errno set; see gpuprio_set(2).
  */
 static inline int gpuprio_set(int which, int who, int prio)
@@ -100,12 +108,14 @@ static inline int gpuprio_set(int which, int who, int prio)
 		errno = ENOSYS;
 		return -1;
 	}
-	return (int)syscall(__NR_gpuprio_set, which, who, prio);
+	return (int)syscall(__NR_gpuprio_set, which, who, prio, 0U);
 }
 
 /*
  * gpuprio_get - read the GPU priority of a thread, process group or user
  *
+ * @which and @who as for gpuprio_set(); with GPUPRIO_WHO_PIDFD, the highest
+ * effective priority among the threads of the pidfd's process.
  * Returns the priority value (never negative), or -1 with errno set; see
  * gpuprio_get(2).
  */
@@ -115,7 +125,27 @@ static inline int gpuprio_get(int which, int who)
 		errno = ENOSYS;
 		return -1;
 	}
-	return (int)syscall(__NR_gpuprio_get, which, who);
+	return (int)syscall(__NR_gpuprio_get, which, who, 0U);
+}
+
+/*
+ * gpuprio_pidfd_open - a pidfd for process @pid, for GPUPRIO_WHO_PIDFD
+ *
+ * A pidfd keeps naming the process it was opened for: a target given as
+ * a pid cannot then be confused with a later process that reused it.
+ * Returns the pidfd, or -1 with errno set: ENOSYS where the kernel or the
+ * headers predate pidfd_open(2) (Linux 5.3), EINVAL if @pid is a thread
+ * that is not a process. Close it with close(2).
+ */
+static inline int gpuprio_pidfd_open(int pid)
+{
+#ifdef __NR_pidfd_open
+	return (int)syscall(__NR_pidfd_open, pid, 0U);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
 }
 
 #ifdef __cplusplus

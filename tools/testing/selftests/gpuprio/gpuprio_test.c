@@ -40,14 +40,15 @@
 #define RT(l)		((int)GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, (l)))
 #define BE(n)		((int)GPUPRIO_BE_NICE(n))
 
+/* No flags are defined yet: the calls take 0. */
 static int sys_gpuprio_set(int which, int who, int prio)
 {
-	return syscall(__NR_gpuprio_set, which, who, prio);
+	return syscall(__NR_gpuprio_set, which, who, prio, 0U);
 }
 
 static int sys_gpuprio_get(int which, int who)
 {
-	return syscall(__NR_gpuprio_get, which, who);
+	return syscall(__NR_gpuprio_get, which, who, 0U);
 }
 
 static int get_pid(pid_t pid)
@@ -260,7 +261,7 @@ TEST_F(gpuprio, einval_leaves_value_unchanged)
 		-1,
 		INT_MIN,
 	};
-	static const int bad_which[] = { 0, 4, -1, 1000 };
+	static const int bad_which[] = { 0, 5, -1, 1000 };
 	unsigned int i;
 
 	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(4)));
@@ -412,6 +413,28 @@ TEST_F(gpuprio, sched_reset_on_fork)
 			_exit(get_pid(0) != cases[i].child);
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("case %u", i);
+	}
+}
+
+/* Without SCHED_RESET_ON_FORK a child keeps even a boosted value. */
+TEST_F(gpuprio, boost_inherited_without_reset_on_fork)
+{
+	static const int values[] = { RT(3), RT(0), BE(-5), BE(-20) };
+	struct sched_param sp = { 0 };
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_OTHER, &sp));
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0,
+					     values[i]));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(get_pid(0) != values[i]);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("value %#x", values[i]);
 	}
 }
 
@@ -847,22 +870,255 @@ TEST_F(gpuprio, pgrp_goes_on_past_a_refused_task)
 	reap(other);
 }
 
-TEST_F(gpuprio, proc_write_needs_the_openers_credentials)
+/*
+ * Credentials of a process in the /proc opener tests: its uids, whether it
+ * keeps root's permitted capabilities and has them effective, and whether
+ * it then enters a user namespace of its own.
+ */
+struct creds {
+	uid_t ruid, euid, suid;
+	bool permitted;
+	bool effective;
+	bool userns;
+};
+
+static const struct creds CR_ROOT = { 0, 0, 0, true, true, false };
+static const struct creds CR_USER = { UID_OWN, UID_OWN, UID_OWN, false, false, false };
+static const struct creds CR_OTHER = { UID_OTHER, UID_OTHER, UID_OTHER, false, false, false };
+/* The user's real uid, someone else's effective uid. */
+static const struct creds CR_EUID = { UID_OWN, UID_OTHER, UID_OWN, false, false, false };
+static const struct creds CR_USERNS = { UID_OWN, UID_OWN, UID_OWN,
+					false, false, true };
+/* A setuid-root program run by the user. */
+static const struct creds CR_SETUID = { UID_OWN, 0, 0, true, true, false };
+/* The same after seteuid(getuid()): root's permitted set, none effective. */
+static const struct creds CR_DEPUTY = { UID_OWN, UID_OWN, 0, true, false, false };
+/* The same with its permitted set effective again. */
+static const struct creds CR_DEPUTY_CAPS = { UID_OWN, UID_OWN, 0, true, true, false };
+
+static int take_creds(const struct creds *c)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	int i;
+
+	if (prctl(PR_SET_KEEPCAPS, c->permitted))
+		return -1;
+	if (setresgid(c->ruid, c->euid, c->suid) ||
+	    setresuid(c->ruid, c->euid, c->suid))
+		return -1;
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if (!c->permitted)
+			data[i].permitted = 0;
+		data[i].effective = c->effective ? data[i].permitted : 0;
+		data[i].inheritable = 0;
+	}
+	if (syscall(SYS_capset, &hdr, data))
+		return -1;
+	return c->userns ? enter_userns() : 0;
+}
+
+/* A child with @c's credentials and the GPU priority @prio, set by root. */
+static pid_t spawn_creds(const struct creds *c, int prio)
+{
+	int pipefd[2];
+	char ch;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio) ||
+		    take_creds(c))
+			_exit(1);
+		if (write(pipefd[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &ch, 1) != 1) {
+		close(pipefd[0]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+/*
+ * Open /proc/<target>/gpu_nice for writing in a child with @c's credentials
+ * and take the descriptor over with pidfd_getfd(): the file keeps the
+ * child's credentials as its opener's. Returns the descriptor or -1.
+ */
+static int open_as(const struct creds *c, pid_t target)
+{
+	int pipefd[2], childfd = -1, pidfd, fd = -1;
+	char path[64];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", target);
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (!take_creds(c))
+			childfd = open(path, O_WRONLY);
+		if (write(pipefd[1], &childfd, sizeof(childfd)) !=
+		    sizeof(childfd))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &childfd, sizeof(childfd)) == sizeof(childfd) &&
+	    childfd >= 0) {
+		pidfd = syscall(SYS_pidfd_open, pid, 0);
+		if (pidfd >= 0) {
+			fd = syscall(SYS_pidfd_getfd, pidfd, childfd, 0);
+			close(pidfd);
+		}
+	}
+	close(pipefd[0]);
+	reap(pid);
+	return fd;
+}
+
+/* One row: who the target is, who opens, who writes, what, what happens. */
+struct proc_cred_case {
+	const struct creds *target;
+	const struct creds *opener;
+	const struct creds *writer;
+	const char *text;
+	int value;		/* what the text sets */
+	int error;		/* expected errno, 0 for success */
+};
+
+FIXTURE(proc_creds) {
+	pid_t target;
+	int fd;
+};
+
+FIXTURE_VARIANT(proc_creds) {
+	struct proc_cred_case row;
+};
+
+FIXTURE_SETUP(proc_creds)
+{
+	self->target = 0;
+	self->fd = -1;
+	if (!gpuprio_supported())
+		SKIP(return, "kernel has no GPU priority support");
+	self->target = spawn_creds(variant->row.target, NONE);
+	ASSERT_LT(0, self->target);
+	self->fd = open_as(variant->row.opener, self->target);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(proc_creds)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->target > 0)
+		reap(self->target);
+}
+
+TEST_F(proc_creds, write)
+{
+	const struct proc_cred_case *row = &variant->row;
+	size_t len = strlen(row->text);
+	int status, err;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (take_creds(row->writer))
+			_exit(100);
+		if (write(self->fd, row->text, len) == (ssize_t)len)
+			_exit(0);
+		_exit(errno);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	err = WEXITSTATUS(status);
+	ASSERT_NE(100, err);
+	EXPECT_EQ(row->error, err) TH_LOG("errno %d (%s)", err, strerror(err));
+	EXPECT_EQ(row->error ? NONE : row->value, get_pid(self->target));
+}
+
+#define PC(t, o, w, text, value, err) \
+	{ { &CR_##t, &CR_##o, &CR_##w, text, value, err } }
+
+/* Allowed to both: the baselines the refused rows differ from. */
+FIXTURE_VARIANT_ADD(proc_creds, user_user) PC(USER, USER, USER, "10", BE(10), 0);
+FIXTURE_VARIANT_ADD(proc_creds, root_root_raise) PC(USER, ROOT, ROOT, "-5", BE(-5), 0);
+FIXTURE_VARIANT_ADD(proc_creds, deputy_deputy) PC(SETUID, DEPUTY, DEPUTY, "10", BE(10), 0);
+/* Opened by root, written by the target's user: allowed to both. */
+FIXTURE_VARIANT_ADD(proc_creds, root_user) PC(USER, ROOT, USER, "10", BE(10), 0);
+/* uid: someone else opens or writes. */
+FIXTURE_VARIANT_ADD(proc_creds, other_opens) PC(USER, OTHER, USER, "10", BE(10), EPERM);
+FIXTURE_VARIANT_ADD(proc_creds, other_writes) PC(USER, USER, OTHER, "10", BE(10), EPERM);
+/* euid: the user's real uid with someone else's effective uid. */
+FIXTURE_VARIANT_ADD(proc_creds, euid_opens) PC(USER, EUID, USER, "10", BE(10), EPERM);
+FIXTURE_VARIANT_ADD(proc_creds, euid_writes) PC(USER, USER, EUID, "10", BE(10), EPERM);
+/* user namespace: CAP_SYS_NICE over a namespace the target is not in. */
+FIXTURE_VARIANT_ADD(proc_creds, userns_opens) PC(USER, USERNS, ROOT, "-5", BE(-5), EACCES);
+FIXTURE_VARIANT_ADD(proc_creds, userns_writes) PC(USER, ROOT, USERNS, "-5", BE(-5), EACCES);
+/* capabilities: realtime needs CAP_SYS_NICE on both sides. */
+FIXTURE_VARIANT_ADD(proc_creds, user_opens_rt) PC(USER, USER, ROOT, "realtime 0", RT(0), EPERM);
+FIXTURE_VARIANT_ADD(proc_creds, user_writes_rt) PC(USER, ROOT, USER, "realtime 0", RT(0), EPERM);
+/*
+ * permitted capabilities: the user opens the file of their setuid-root
+ * process and hands it to a deputy with the user's uid and euid but root's
+ * saved uid and permitted set. The user could not make the change directly
+ * (cap_safe_nice()), so neither can the deputy on their behalf, whatever
+ * its effective set.
+ */
+FIXTURE_VARIANT_ADD(proc_creds, deputy_writes) PC(SETUID, USER, DEPUTY, "10", BE(10), EPERM);
+FIXTURE_VARIANT_ADD(proc_creds, deputy_caps) PC(SETUID, USER, DEPUTY_CAPS, "10", BE(10), EPERM);
+FIXTURE_VARIANT_ADD(proc_creds, deputy_opens) PC(SETUID, DEPUTY, USER, "10", BE(10), EPERM);
+
+/* Root keeps its uids and gives up CAP_SYS_NICE alone. */
+static int drop_sys_nice(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[0].effective &= ~(1U << CAP_SYS_NICE);
+	data[0].permitted &= ~(1U << CAP_SYS_NICE);
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/* Root opens, then changes its credentials: the write is its new self's. */
+TEST_F(gpuprio, proc_root_opener_after_credential_change)
 {
 	char path[64];
 	int status, fd;
 	pid_t target, pid;
 
-	target = spawn_target(UID_OWN, 0, NONE, -1);
+	target = spawn_target(UID_OTHER, 0, NONE, -1);
 	ASSERT_LT(0, target);
 	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", target);
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		/* Opened by root, written by the target's own user. */
 		fd = open(path, O_WRONLY);
-		if (fd < 0 || become(CALLER_USER))
+		if (fd < 0 || take_creds(&CR_USER))
 			_exit(10);
 		if (write(fd, "10", 2) != -1 || errno != EPERM)
 			_exit(1);
@@ -872,20 +1128,235 @@ TEST_F(gpuprio, proc_write_needs_the_openers_credentials)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(NONE, get_pid(target));
 
-	/* The same write through a file opened by that user succeeds. */
+	/* Root that dropped CAP_SYS_NICE after opening may not go realtime. */
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (become(CALLER_USER))
-			_exit(10);
 		fd = open(path, O_WRONLY);
-		if (fd < 0 || write(fd, "10", 2) != 2)
+		if (fd < 0 || drop_sys_nice())
+			_exit(10);
+		if (write(fd, "realtime 0", 10) != -1 || errno != EPERM)
 			_exit(1);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(BE(10), get_pid(target));
+	EXPECT_EQ(NONE, get_pid(target));
+	reap(target);
+}
+
+/*
+ * The LSM guard: the user's own setuid-root process holds more permitted
+ * capabilities than the user, so the capability module (cap_safe_nice())
+ * refuses the change, by syscall and through /proc, and nothing changes.
+ */
+TEST_F(gpuprio, lsm_refuses_target_with_more_capabilities)
+{
+	int status, via_proc;
+	pid_t target, pid;
+
+	target = spawn_creds(&CR_SETUID, NONE);
+	ASSERT_LT(0, target);
+	for (via_proc = 0; via_proc <= 1; via_proc++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			int err;
+
+			if (take_creds(&CR_USER))
+				_exit(100);
+			if (via_proc)
+				err = -write_gpu_nice(target, "10", 2);
+			else if (sys_gpuprio_set(GPUPRIO_WHO_PROCESS, target,
+						 BE(10)))
+				err = errno;
+			else
+				err = 0;
+			_exit(err);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(EPERM, WEXITSTATUS(status))
+			TH_LOG("via %s", via_proc ? "proc" : "syscall");
+		EXPECT_EQ(NONE, get_pid(target));
+	}
+	reap(target);
+}
+
+TEST_F(gpuprio, unknown_flags_are_einval)
+{
+	unsigned int bit;
+
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(4)));
+	for (bit = 0; bit < 32; bit++) {
+		errno = 0;
+		EXPECT_EQ(-1, syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0,
+				      BE(9), 1U << bit));
+		EXPECT_EQ(EINVAL, errno) TH_LOG("set, flag bit %u", bit);
+		errno = 0;
+		EXPECT_EQ(-1, syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0,
+				      1U << bit));
+		EXPECT_EQ(EINVAL, errno) TH_LOG("get, flag bit %u", bit);
+	}
+	EXPECT_EQ(BE(4), get_pid(0));
+}
+
+static void *thread_waits(void *arg)
+{
+	int *pipefd = arg;
+	pid_t tid = syscall(SYS_gettid);
+
+	if (write(pipefd[1], &tid, sizeof(tid)) != sizeof(tid))
+		return NULL;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+#define PIDFD_THREADS	3
+
+/*
+ * A process of PIDFD_THREADS threads (the main one and two more) whose
+ * thread ids are returned in @tids; the process id is tids[0].
+ */
+static pid_t spawn_threads(pid_t tids[PIDFD_THREADS])
+{
+	int pipefd[2], i;
+	pthread_t t;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		pid_t self = getpid();
+
+		if (write(pipefd[1], &self, sizeof(self)) != sizeof(self))
+			_exit(1);
+		for (i = 1; i < PIDFD_THREADS; i++)
+			if (pthread_create(&t, NULL, thread_waits, pipefd))
+				_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	for (i = 0; i < PIDFD_THREADS; i++) {
+		if (read(pipefd[0], &tids[i], sizeof(tids[i])) !=
+		    sizeof(tids[i])) {
+			close(pipefd[0]);
+			reap(pid);
+			return -1;
+		}
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+TEST_F(gpuprio, pidfd_sets_every_thread_and_gets_the_highest)
+{
+	pid_t tids[PIDFD_THREADS], pid;
+	int pidfd, i;
+
+	pid = spawn_threads(tids);
+	ASSERT_LT(0, pid);
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_LE(0, pidfd);
+
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(7)));
+	for (i = 0; i < PIDFD_THREADS; i++)
+		EXPECT_EQ(BE(7), get_pid(tids[i])) TH_LOG("thread %d", i);
+	EXPECT_EQ(BE(7), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+
+	/* The highest effective value wins, wherever its thread is. */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[2], BE(-3)));
+	EXPECT_EQ(BE(-3), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[1], RT(6)));
+	EXPECT_EQ(RT(6), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, IDLE));
+	EXPECT_EQ(IDLE, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	/* NONE resolves to the CPU nice, as for a group. */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[0], NONE));
+	EXPECT_EQ(BE(0), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	/* A bad value changes no thread. */
+	errno = 0;
+	EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(20)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(IDLE, get_pid(tids[2]));
+
+	close(pidfd);
+	reap(pid);
+}
+
+TEST_F(gpuprio, pidfd_of_exited_process_is_esrch)
+{
+	int pidfd, reaped;
+	siginfo_t info;
+	pid_t pid;
+
+	for (reaped = 0; reaped <= 1; reaped++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(0);
+		pidfd = syscall(SYS_pidfd_open, pid, 0);
+		ASSERT_LE(0, pidfd);
+		/* Exited; reaped in the second pass only. */
+		ASSERT_EQ(0, waitid(P_PID, pid, &info,
+				    WEXITED | (reaped ? 0 : WNOWAIT)));
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(3)));
+		EXPECT_EQ(ESRCH, errno) TH_LOG("set, reaped %d", reaped);
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+		EXPECT_EQ(ESRCH, errno) TH_LOG("get, reaped %d", reaped);
+		close(pidfd);
+		if (!reaped)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+TEST_F(gpuprio, pidfd_not_a_pidfd_is_ebadf)
+{
+	int fds[] = { -1, 0, INT_MAX }, i;
+
+	fds[1] = open("/proc/self/gpu_nice", O_RDONLY);
+	ASSERT_LE(0, fds[1]);
+	for (i = 0; i < (int)ARRAY_SIZE(fds); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, fds[i], BE(3)));
+		EXPECT_EQ(EBADF, errno) TH_LOG("set, fd %d", fds[i]);
+		errno = 0;
+		EXPECT_EQ(-1, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, fds[i]));
+		EXPECT_EQ(EBADF, errno) TH_LOG("get, fd %d", fds[i]);
+	}
+	close(fds[1]);
+	EXPECT_EQ(NONE, get_pid(0));
+}
+
+/* The permission rules hold for each thread: another user's is refused. */
+TEST_F(gpuprio, pidfd_follows_the_permission_rules)
+{
+	int status, pidfd;
+	pid_t target, pid;
+
+	target = spawn_target(UID_OTHER, 0, NONE, -1);
+	ASSERT_LT(0, target);
+	pidfd = syscall(SYS_pidfd_open, target, 0);
+	ASSERT_LE(0, pidfd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (become(CALLER_USER))
+			_exit(10);
+		if (sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(10)) != -1)
+			_exit(1);
+		_exit(errno == EPERM ? 0 : 2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NONE, get_pid(target));
+	close(pidfd);
 	reap(target);
 }
 
