@@ -51,7 +51,10 @@ static void ctx_prio_test_init(struct amdgpu_ctx *ctx, s32 init_prio,
 	ctx->task_priority = task_prio;
 }
 
-/* Only NORMAL, the default, counts as "no priority of its own". */
+/*
+ * Only NORMAL, the default, counts as "no priority of its own"; without
+ * CONFIG_GPUPRIO, NORMAL stays NORMAL as in stock amdgpu.
+ */
 static void ctx_prio_test_explicit_rule(struct kunit *test)
 {
 	unsigned int i;
@@ -60,7 +63,8 @@ static void ctx_prio_test_explicit_rule(struct kunit *test)
 		s32 prio = valid_prios[i];
 		s32 kept = amdgpu_ctx_init_priority(prio);
 
-		if (prio == AMDGPU_CTX_PRIORITY_NORMAL)
+		if (IS_ENABLED(CONFIG_GPUPRIO) &&
+		    prio == AMDGPU_CTX_PRIORITY_NORMAL)
 			KUNIT_EXPECT_EQ(test, kept, AMDGPU_CTX_PRIORITY_UNSET);
 		else
 			KUNIT_EXPECT_EQ(test, kept, prio);
@@ -95,6 +99,12 @@ static const struct ctx_prio_test_row gpuprio_rows[] = {
 };
 #endif
 
+/* Off means stock: without CONFIG_GPUPRIO every context is NORMAL. */
+static s32 ctx_prio_test_expected(s32 prio)
+{
+	return IS_ENABLED(CONFIG_GPUPRIO) ? prio : AMDGPU_CTX_PRIORITY_NORMAL;
+}
+
 static void ctx_prio_test_rows(struct kunit *test,
 			       const struct ctx_prio_test_row *rows,
 			       unsigned int n)
@@ -109,13 +119,15 @@ static void ctx_prio_test_rows(struct kunit *test,
 		ctx_prio_test_set_gpuprio(rows[i].gpuprio);
 		set_user_nice(current, rows[i].nice);
 		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_task_priority(current),
-				    rows[i].expected, "row %u", i);
+				    ctx_prio_test_expected(rows[i].expected),
+				    "row %u", i);
 
 		/* Created with the default: the task's priority applies. */
 		ctx_prio_test_init(ctx, AMDGPU_CTX_PRIORITY_NORMAL,
 				   amdgpu_ctx_task_priority(current));
 		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx),
-				    rows[i].expected, "row %u", i);
+				    ctx_prio_test_expected(rows[i].expected),
+				    "row %u", i);
 	}
 }
 
@@ -148,7 +160,8 @@ static void ctx_prio_test_explicit_wins(struct kunit *test)
 		for (j = 0; j < ARRAY_SIZE(task_prios); j++) {
 			s32 expected = init;
 
-			if (init == AMDGPU_CTX_PRIORITY_NORMAL)
+			if (IS_ENABLED(CONFIG_GPUPRIO) &&
+			    init == AMDGPU_CTX_PRIORITY_NORMAL)
 				expected = task_prios[j];
 			ctx_prio_test_init(ctx, init, task_prios[j]);
 			KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx),
