@@ -280,7 +280,7 @@ SYSCALL_DEFINE2(gpuprio_get, int, which, int, who)
 int sysctl_gpuprio_follow_nice __read_mostly = 1;
 EXPORT_SYMBOL_GPL(sysctl_gpuprio_follow_nice);
 
-static const struct ctl_table gpuprio_sysctls[] = {
+static struct ctl_table gpuprio_sysctls[] = {
 	{
 		.procname	= "gpuprio_follow_nice",
 		.data		= &sysctl_gpuprio_follow_nice,

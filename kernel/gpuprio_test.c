@@ -185,6 +185,28 @@ static void gpuprio_test_level(struct kunit *test)
 			   "high");
 }
 
+/* The one form of fdinfo's drm-gpuprio key in every driver */
+static void gpuprio_test_fdinfo(struct kunit *test)
+{
+	char buf[32] = "";
+
+	KUNIT_EXPECT_FALSE(test, gpuprio_fdinfo_format(buf, sizeof(buf), 0));
+	KUNIT_EXPECT_STREQ(test, buf, "");
+
+	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(buf, sizeof(buf),
+		gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, false)));
+	KUNIT_EXPECT_STREQ(test, buf, "low");
+	gpuprio_fdinfo_format(buf, sizeof(buf),
+			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_NORMAL, false));
+	KUNIT_EXPECT_STREQ(test, buf, "normal");
+	gpuprio_fdinfo_format(buf, sizeof(buf),
+			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_HIGH, true));
+	KUNIT_EXPECT_STREQ(test, buf, "high overridden");
+	gpuprio_fdinfo_format(buf, sizeof(buf),
+			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, true));
+	KUNIT_EXPECT_STREQ(test, buf, "low overridden");
+}
+
 static void gpuprio_test_reset_on_fork(struct kunit *test)
 {
 	static const struct {
@@ -218,6 +240,7 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE(gpuprio_test_resolve),
 	KUNIT_CASE(gpuprio_test_resolve_task),
 	KUNIT_CASE(gpuprio_test_level),
+	KUNIT_CASE(gpuprio_test_fdinfo),
 	KUNIT_CASE(gpuprio_test_reset_on_fork),
 	{}
 };

@@ -2,9 +2,11 @@
 #ifndef _LINUX_GPUPRIO_H
 #define _LINUX_GPUPRIO_H
 
+#include <linux/bits.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
+#include <linux/sprintf.h>
 #include <linux/types.h>
 #include <uapi/linux/gpuprio.h>
 
@@ -101,6 +103,37 @@ static inline const char *gpuprio_level_name(enum gpuprio_level level)
 	default:
 		return "normal";
 	}
+}
+
+/*
+ * What fdinfo's drm-gpuprio key (Documentation/gpu/drm-usage-stats.rst)
+ * shows of a DRM client's last submission: the level its task gave, and
+ * whether the application's own priority overrode it. Packed in one int
+ * that a driver stores with WRITE_ONCE() from its submission path; 0
+ * until the first submission, which shows no key.
+ */
+#define GPUPRIO_FDINFO_SET		BIT(0)
+#define GPUPRIO_FDINFO_OVERRIDDEN	BIT(1)
+#define GPUPRIO_FDINFO_LEVEL_SHIFT	2
+
+static inline int gpuprio_fdinfo_pack(enum gpuprio_level level,
+				      bool overridden)
+{
+	return GPUPRIO_FDINFO_SET |
+	       (overridden ? GPUPRIO_FDINFO_OVERRIDDEN : 0) |
+	       level << GPUPRIO_FDINFO_LEVEL_SHIFT;
+}
+
+/* The value of the drm-gpuprio key for @packed: false if there is none. */
+static inline bool gpuprio_fdinfo_format(char *buf, size_t len, int packed)
+{
+	if (!(packed & GPUPRIO_FDINFO_SET))
+		return false;
+
+	snprintf(buf, len, "%s%s",
+		 gpuprio_level_name(packed >> GPUPRIO_FDINFO_LEVEL_SHIFT),
+		 packed & GPUPRIO_FDINFO_OVERRIDDEN ? " overridden" : "");
+	return true;
 }
 
 #ifdef CONFIG_GPUPRIO

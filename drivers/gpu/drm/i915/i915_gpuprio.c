@@ -127,13 +127,11 @@ void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 	WRITE_ONCE(ctx->gpuprio, i915_gpuprio_to_priority(gpuprio));
 	i915_gpuprio_context_attr(ctx, attr);
 
-	if (client) {
-		WRITE_ONCE(client->gpuprio.level, gpuprio_level(gpuprio));
-		WRITE_ONCE(client->gpuprio.overridden,
-			   READ_ONCE(ctx->sched.priority) !=
-			   I915_CONTEXT_DEFAULT_PRIORITY);
-		WRITE_ONCE(client->gpuprio.submitted, true);
-	}
+	if (client)
+		WRITE_ONCE(client->gpuprio_fdinfo,
+			   gpuprio_fdinfo_pack(gpuprio_level(gpuprio),
+					       READ_ONCE(ctx->sched.priority) !=
+					       I915_CONTEXT_DEFAULT_PRIORITY));
 }
 
 /**
@@ -148,10 +146,9 @@ void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 void i915_gpuprio_client_fdinfo(struct drm_printer *p,
 				const struct i915_drm_client *client)
 {
-	if (!READ_ONCE(client->gpuprio.submitted))
-		return;
+	char text[32];
 
-	drm_printf(p, "drm-gpuprio:\t%s%s\n",
-		   gpuprio_level_name(READ_ONCE(client->gpuprio.level)),
-		   READ_ONCE(client->gpuprio.overridden) ? " overridden" : "");
+	if (gpuprio_fdinfo_format(text, sizeof(text),
+				  READ_ONCE(client->gpuprio_fdinfo)))
+		drm_printf(p, "drm-gpuprio:\t%s\n", text);
 }

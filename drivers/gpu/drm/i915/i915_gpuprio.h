@@ -25,18 +25,6 @@ struct i915_gem_context;
 struct i915_sched_attr;
 struct task_struct;
 
-/**
- * struct i915_gpuprio_client - the GPU priority of a DRM client's last execbuf
- */
-struct i915_gpuprio_client {
-	/** @level: the level the submitting task gave the request */
-	enum gpuprio_level level;
-	/** @overridden: the context's own priority applied instead */
-	bool overridden;
-	/** @submitted: the client has submitted at least once */
-	bool submitted;
-};
-
 #if IS_ENABLED(CONFIG_GPUPRIO)
 int i915_gpuprio_to_priority(u16 gpuprio);
 int i915_gpuprio_task_priority(const struct task_struct *tsk);

@@ -340,6 +340,67 @@ static void gpuprio_test_explicit_normal(struct kunit *test)
 	gpuprio_test_restore_task(test);
 }
 
+/* An exec as xe_exec_ioctl() makes it, by a client whose file is @xef. */
+static void gpuprio_test_exec(struct xe_exec_queue *q, struct xe_file *xef)
+{
+	/* Only for the call: freeing the queue would put the fake file */
+	q->xef = xef;
+	xe_exec_queue_follow_task(q, current);
+	q->xef = NULL;
+}
+
+static void gpuprio_test_expect_fdinfo(struct kunit *test,
+				       const struct xe_file *xef,
+				       const char *expected)
+{
+	char text[32] = "";
+
+	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(text, sizeof(text),
+						      xef->gpuprio_fdinfo));
+	KUNIT_EXPECT_STREQ(test, text, expected);
+}
+
+/*
+ * fdinfo's drm-gpuprio: the level the task gave the client's last exec,
+ * and whether the queue's own priority applied instead.
+ */
+static void gpuprio_test_fdinfo(struct kunit *test)
+{
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q[2];
+	struct xe_file *xef;
+	char text[32] = "";
+
+	xef = kunit_kzalloc(test, sizeof(*xef), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, xef);
+	gpuprio_test_set_nice(0);
+	q[0] = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	q[1] = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	KUNIT_ASSERT_EQ(test,
+			exec_queue_set_priority(t->xe, q[1],
+						XE_EXEC_QUEUE_PRIORITY_HIGH),
+			0);
+
+	gpuprio_test_set_nice(7);
+	gpuprio_test_exec(q[0], xef);
+	if (!IS_ENABLED(CONFIG_GPUPRIO)) {
+		/* Off means stock: no key */
+		KUNIT_EXPECT_FALSE(test,
+				   gpuprio_fdinfo_format(text, sizeof(text),
+							 xef->gpuprio_fdinfo));
+		gpuprio_test_restore_task(test);
+		return;
+	}
+	gpuprio_test_expect_fdinfo(test, xef, "low");
+
+	gpuprio_test_set_nice(0);
+	gpuprio_test_exec(q[1], xef);
+	gpuprio_test_expect_fdinfo(test, xef, "normal overridden");
+	gpuprio_test_exec(q[0], xef);
+	gpuprio_test_expect_fdinfo(test, xef, "normal");
+	gpuprio_test_restore_task(test);
+}
+
 struct gpuprio_other_case {
 	const char *name;
 	u32 flags;
@@ -396,6 +457,7 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE(gpuprio_test_retry),
 	KUNIT_CASE_PARAM(gpuprio_test_explicit, gpuprio_explicit_gen_params),
 	KUNIT_CASE(gpuprio_test_explicit_normal),
+	KUNIT_CASE(gpuprio_test_fdinfo),
 	KUNIT_CASE_PARAM(gpuprio_test_other, gpuprio_other_gen_params),
 	{}
 };

@@ -171,6 +171,51 @@ static void ctx_prio_test_explicit_wins(struct kunit *test)
 	}
 }
 
+/* fdinfo's drm-gpuprio: the task's level, and whether it was overridden. */
+static void ctx_prio_test_fdinfo(struct kunit *test)
+{
+	static const struct {
+		s32 init, override;
+		int nice;
+		const char *expected;
+	} rows[] = {
+		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_UNSET, 5,
+		  "low" },
+		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_UNSET, -5,
+		  "normal" },
+		{ AMDGPU_CTX_PRIORITY_LOW, AMDGPU_CTX_PRIORITY_UNSET, 0,
+		  "normal overridden" },
+		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_NORMAL, 3,
+		  "low overridden" },
+	};
+	long saved_nice = task_nice(current);
+	struct amdgpu_ctx *ctx;
+	unsigned int i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char text[32] = "";
+		bool shown;
+
+		set_user_nice(current, rows[i].nice);
+		ctx_prio_test_init(ctx, rows[i].init,
+				   amdgpu_ctx_task_priority(current));
+		ctx->override_priority = rows[i].override;
+		shown = gpuprio_fdinfo_format(text, sizeof(text),
+					      amdgpu_ctx_gpuprio_fdinfo(ctx,
+									current));
+		/* Off means stock: no key */
+		KUNIT_EXPECT_EQ_MSG(test, shown, IS_ENABLED(CONFIG_GPUPRIO),
+				    "row %u", i);
+		if (shown)
+			KUNIT_EXPECT_STREQ_MSG(test, text, rows[i].expected,
+					       "row %u", i);
+	}
+	set_user_nice(current, saved_nice);
+}
+
 /* An AMDGPU_SCHED override wins over both, NORMAL included. */
 static void ctx_prio_test_override_wins(struct kunit *test)
 {
@@ -198,6 +243,7 @@ static struct kunit_case amdgpu_ctx_prio_test_cases[] = {
 	KUNIT_CASE(ctx_prio_test_follows_task),
 	KUNIT_CASE(ctx_prio_test_explicit_wins),
 	KUNIT_CASE(ctx_prio_test_override_wins),
+	KUNIT_CASE(ctx_prio_test_fdinfo),
 	{}
 };
 
