@@ -189,12 +189,13 @@ static void gpuprio_test_level(struct kunit *test)
 static void gpuprio_test_fdinfo(struct kunit *test)
 {
 	char buf[32] = "";
+	int packed;
 
 	KUNIT_EXPECT_FALSE(test, gpuprio_fdinfo_format(buf, sizeof(buf), 0));
 	KUNIT_EXPECT_STREQ(test, buf, "");
 
-	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(buf, sizeof(buf),
-		gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, false)));
+	packed = gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, false);
+	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(buf, sizeof(buf), packed));
 	KUNIT_EXPECT_STREQ(test, buf, "low");
 	gpuprio_fdinfo_format(buf, sizeof(buf),
 			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_NORMAL, false));

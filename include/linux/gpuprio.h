@@ -184,7 +184,10 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 }
 #endif
 
-/* Effective value of @p: never NONE, which follows the task's CPU nice. */
+/*
+ * Effective value of @p, never NONE: NONE follows the CPU nice downward, or
+ * is normal with kernel.gpuprio_follow_nice = 0 and without CONFIG_GPUPRIO.
+ */
 static inline u16 task_gpuprio(const struct task_struct *p)
 {
 	return gpuprio_resolve_task(task_gpuprio_raw(p), task_nice(p),
@@ -195,15 +198,6 @@ static inline u16 task_gpuprio(const struct task_struct *p)
 static inline enum gpuprio_level task_gpuprio_level(const struct task_struct *p)
 {
 	return gpuprio_level(task_gpuprio(p));
-}
-
-/*
- * Effective GPU nice of @p for drivers that only know nice-like levels:
- * realtime counts as the highest nice and idle as the lowest.
- */
-static inline int task_gpu_nice(const struct task_struct *p)
-{
-	return clamp(gpuprio_rank(task_gpuprio(p)), MIN_NICE, MAX_NICE);
 }
 
 #endif /* _LINUX_GPUPRIO_H */

@@ -292,7 +292,7 @@ TEST_F(follow, bad_values_refused)
 	static const char * const bad[] = { "2", "-1", "x", "4294967297" };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, write_follow_sysctl(bad[i])) {
 			TH_LOG("wrote '%s'", bad[i]);
 		}
