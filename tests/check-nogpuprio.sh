@@ -25,10 +25,11 @@ tap() { # tap <0 if ok> <name>
 
 ! grep -q '^CONFIG_GPUPRIO=y' "$tree/.config"
 tap $? "nogpuprio: CONFIG_GPUPRIO is off"
-[ -e "$tree/drivers/gpu/drm/i915/i915_request.o" ] &&
-	[ ! -e "$tree/drivers/gpu/drm/i915/i915_gpuprio.o" ] &&
-	[ ! -e "$tree/drivers/gpu/drm/i915/selftests/i915_gpuprio.o" ]
-tap $? "nogpuprio: i915 built without i915_gpuprio.o and its selftests"
+# What is linked, not what lies around: the tree may hold older objects.
+syms=$(nm "$tree/vmlinux" 2>/dev/null)
+echo "$syms" | grep -q ' i915_request_add$' &&
+	! echo "$syms" | grep -qE ' (i915_gpuprio_|intel_guc_gpuprio_)'
+tap $? "nogpuprio: i915 linked without i915_gpuprio.o and its selftests"
 
 GUEST_APPEND="gpunice.kunit-only" "$repo/tests/run-guest.sh" \
 	"$tree/arch/x86/boot/bzImage" "$initrd" "$results" >&2
@@ -36,9 +37,10 @@ console=$results/console.log
 grep -q '@@GUEST-DONE' "$console"
 tap $? "nogpuprio: the guest ran to the end"
 
-# Each suite's own result line, at the top level of the KTAP: "ok N name".
+# Each suite's own result line, at the top level of the KTAP: "ok N name"
+# (the serial console ends lines with CR LF).
 for suite in drm_sched_gpuprio xe_exec_queue_gpuprio amdgpu_ctx_prio; do
-	grep -qE "^ok [0-9]+ $suite\$" "$console"
+	tr -d '\r' < "$console" | grep -qE "^ok [0-9]+ $suite\$"
 	tap $? "nogpuprio: KUnit $suite passed"
 done
 # No kernel trouble either.
