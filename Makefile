@@ -32,6 +32,7 @@ help:
 	@echo '  make demo         build, boot and run the GPU nice walk-through'
 	@echo '  make check        build everything, run all tests (host and guest)'
 	@echo '  make check-debug  the guest tests on a lockdep/KASAN/UBSAN kernel'
+	@echo '  make check-nogpuprio  the drivers are stock without CONFIG_GPUPRIO'
 	@echo '  make bench        what the feature costs against its peers'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
@@ -151,7 +152,7 @@ check-host: kernel
 
 # What make check runs; each writes TAP into $(OUT)/check for summarize.py.
 CHECK_SUITES ?= check-guest check-host check-arm64 check-amdgpu check-patches \
-	check-deb
+	check-deb check-nogpuprio
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(OUT)/check/$(1).tap
 
@@ -225,6 +226,21 @@ bench:
 	@tests/bench/report.py $(OUT)/bench \
 		$(if $(BENCH_UPDATE_DOC),--doc docs/BENCHMARKS.md)
 # --- end of make bench ------------------------------------------------------
+
+# --- make check-nogpuprio ---------------------------------------------------
+# Off means stock (tests/check-nogpuprio.sh): the test kernel without
+# CONFIG_GPUPRIO (configs/no-gpuprio.config), built in its own
+# $(OUT)/nogpuprio and booted with the usual initramfs to run only KUnit,
+# whose driver suites then assert that nothing follows the CPU nice.
+NOGPUPRIO := $(OUT)/nogpuprio
+.PHONY: check-nogpuprio
+check-nogpuprio: initramfs
+	@$(call placeholder,host-nogpuprio)
+	@$(MAKE) --no-print-directory kernel OUT=$(NOGPUPRIO) \
+		KCONFIG_EXTRA=configs/no-gpuprio.config
+	@tests/check-nogpuprio.sh $(NOGPUPRIO)/linux $(INITRD) \
+		$(OUT)/check/nogpuprio > $(OUT)/check/host-nogpuprio.tap
+# --- end of make check-nogpuprio --------------------------------------------
 
 check-patches: kernel
 	@$(call placeholder,host-patches)

@@ -17,6 +17,7 @@
 
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/export.h>
 #include <linux/gpuprio.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -25,6 +26,7 @@
 #include <linux/sched/user.h>
 #include <linux/security.h>
 #include <linux/syscalls.h>
+#include <linux/sysctl.h>
 #include <linux/uidgid.h>
 
 /* Class-specific validation only: no capability is checked here. */
@@ -358,6 +360,34 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 	rcu_read_unlock();
 	return best.ret;
 }
+
+/*
+ * kernel.gpuprio_follow_nice: 1 (the default) lets a task without a GPU
+ * priority follow its CPU nice (downward only), 0 keeps such tasks at
+ * normal, so that a distribution can ship the feature with only explicit
+ * values acting. Drivers read it at each submission, see task_gpuprio().
+ */
+int sysctl_gpuprio_follow_nice __read_mostly = 1;
+EXPORT_SYMBOL_GPL(sysctl_gpuprio_follow_nice);
+
+static struct ctl_table gpuprio_sysctls[] = {
+	{
+		.procname	= "gpuprio_follow_nice",
+		.data		= &sysctl_gpuprio_follow_nice,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init gpuprio_sysctl_init(void)
+{
+	register_sysctl_init("kernel", gpuprio_sysctls);
+	return 0;
+}
+late_initcall(gpuprio_sysctl_init);
 
 #ifdef CONFIG_GPUPRIO_KUNIT_TEST
 #include "gpuprio_test.c"

@@ -126,6 +126,88 @@ static void gpuprio_test_resolve(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gpuprio_resolve(idle, 0), idle);
 }
 
+/* kernel.gpuprio_follow_nice = 0 only changes tasks without a value. */
+static void gpuprio_test_resolve_task(struct kunit *test)
+{
+	u16 rt = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 2);
+	u16 idle = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0);
+	int follow;
+
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, 10, true),
+			GPUPRIO_BE_NICE(10));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, 10, false),
+			GPUPRIO_BE_NICE(0));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, -10, true),
+			GPUPRIO_BE_NICE(0));
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, -10, false),
+			GPUPRIO_BE_NICE(0));
+	for (follow = 0; follow <= 1; follow++) {
+		KUNIT_EXPECT_EQ(test,
+				gpuprio_resolve_task(GPUPRIO_BE_NICE(7), 0,
+						     follow),
+				GPUPRIO_BE_NICE(7));
+		KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(rt, 5, follow), rt);
+		KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(idle, -5, follow),
+				idle);
+	}
+}
+
+/* The one mapping of every driver: Documentation/userspace-api/gpuprio.rst */
+static void gpuprio_test_level(struct kunit *test)
+{
+	int nice, level;
+
+	for (level = 0; level < GPUPRIO_RT_LEVELS; level++)
+		KUNIT_EXPECT_EQ(test,
+				gpuprio_level(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT,
+								 level)),
+				GPUPRIO_LEVEL_HIGH);
+	for (nice = MIN_NICE; nice <= MAX_NICE; nice++)
+		KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_BE_NICE(nice)),
+				nice < 0 ? GPUPRIO_LEVEL_HIGH :
+				nice > 0 ? GPUPRIO_LEVEL_LOW :
+				GPUPRIO_LEVEL_NORMAL);
+	KUNIT_EXPECT_EQ(test,
+			gpuprio_level(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0)),
+			GPUPRIO_LEVEL_LOW);
+	KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_DEFAULT),
+			GPUPRIO_LEVEL_NORMAL);
+	KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_PRIO_VALUE(5, 0)),
+			GPUPRIO_LEVEL_NORMAL);
+	/* CPU nice -10 without a GPU priority is normal, not high */
+	KUNIT_EXPECT_EQ(test, gpuprio_level(gpuprio_resolve(GPUPRIO_DEFAULT,
+							    -10)),
+			GPUPRIO_LEVEL_NORMAL);
+	KUNIT_EXPECT_STREQ(test, gpuprio_level_name(GPUPRIO_LEVEL_LOW), "low");
+	KUNIT_EXPECT_STREQ(test, gpuprio_level_name(GPUPRIO_LEVEL_NORMAL),
+			   "normal");
+	KUNIT_EXPECT_STREQ(test, gpuprio_level_name(GPUPRIO_LEVEL_HIGH),
+			   "high");
+}
+
+/* The one form of fdinfo's drm-gpuprio key in every driver */
+static void gpuprio_test_fdinfo(struct kunit *test)
+{
+	char buf[32] = "";
+	int packed;
+
+	KUNIT_EXPECT_FALSE(test, gpuprio_fdinfo_format(buf, sizeof(buf), 0));
+	KUNIT_EXPECT_STREQ(test, buf, "");
+
+	packed = gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, false);
+	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(buf, sizeof(buf), packed));
+	KUNIT_EXPECT_STREQ(test, buf, "low");
+	gpuprio_fdinfo_format(buf, sizeof(buf),
+			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_NORMAL, false));
+	KUNIT_EXPECT_STREQ(test, buf, "normal");
+	gpuprio_fdinfo_format(buf, sizeof(buf),
+			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_HIGH, true));
+	KUNIT_EXPECT_STREQ(test, buf, "high overridden");
+	gpuprio_fdinfo_format(buf, sizeof(buf),
+			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, true));
+	KUNIT_EXPECT_STREQ(test, buf, "low overridden");
+}
+
 static void gpuprio_test_reset_on_fork(struct kunit *test)
 {
 	static const struct {
@@ -157,6 +239,9 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE_PARAM(gpuprio_test_validation, gpuprio_valid_gen_params),
 	KUNIT_CASE(gpuprio_test_ordering),
 	KUNIT_CASE(gpuprio_test_resolve),
+	KUNIT_CASE(gpuprio_test_resolve_task),
+	KUNIT_CASE(gpuprio_test_level),
+	KUNIT_CASE(gpuprio_test_fdinfo),
 	KUNIT_CASE(gpuprio_test_reset_on_fork),
 	{}
 };

@@ -24,7 +24,7 @@ amd=drivers/gpu/drm/amd/amdgpu
 # The test's folder is reached both from drm/ and, as a prefix of the path,
 # from amd/amdgpu/: a single-object build of it would compile it twice at
 # once, so it is built through its folder.
-objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o
+objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o $amd/amdgpu_fdinfo.o
       $amd/tests/amdgpu_ctx_prio_test.o"
 target() {
 	case $1 in

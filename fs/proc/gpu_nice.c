@@ -44,7 +44,7 @@ static int gpu_nice_show(struct seq_file *m, void *v)
 		seq_puts(m, "idle\n");
 		break;
 	default:
-		seq_printf(m, "none %d\n", gpuprio_follow_nice(task_nice(p)));
+		seq_printf(m, "none %d\n", gpuprio_rank(task_gpuprio(p)));
 		break;
 	}
 out:

@@ -2,10 +2,12 @@
 #ifndef _LINUX_GPUPRIO_H
 #define _LINUX_GPUPRIO_H
 
+#include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
+#include <linux/sprintf.h>
 #include <linux/types.h>
 #include <uapi/linux/gpuprio.h>
 
@@ -35,6 +37,19 @@ static inline u16 gpuprio_resolve(u16 prio, int cpu_nice)
 }
 
 /*
+ * What drivers use: as gpuprio_resolve(), except that with @follow_nice
+ * false (kernel.gpuprio_follow_nice = 0) a task without a GPU priority runs
+ * at normal, so that only explicit values act.
+ */
+static inline u16 gpuprio_resolve_task(u16 prio, int cpu_nice,
+				       bool follow_nice)
+{
+	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_NONE && !follow_nice)
+		return GPUPRIO_BE_NICE(0);
+	return gpuprio_resolve(prio, cpu_nice);
+}
+
+/*
  * Rank of a resolved value, see GPUPRIO_RANK_RT_BASE. A raw NONE has no rank
  * of its own (it follows the CPU nice): passing one is a bug, and it ranks
  * as normal rather than as the nice -20 its data would decode to.
@@ -52,6 +67,81 @@ static inline int gpuprio_rank(u16 prio)
 		WARN_ON_ONCE(1);
 		return 0;
 	}
+}
+
+/*
+ * The three levels every driver maps a task's GPU priority to, each to its
+ * own constants; the table is in Documentation/userspace-api/gpuprio.rst.
+ * High is only reached by a value that passed can_nice() or CAP_SYS_NICE.
+ */
+enum gpuprio_level {
+	GPUPRIO_LEVEL_LOW,
+	GPUPRIO_LEVEL_NORMAL,
+	GPUPRIO_LEVEL_HIGH,
+};
+
+/* Level of a resolved (never NONE) value, see enum gpuprio_level. */
+static inline enum gpuprio_level gpuprio_level(u16 prio)
+{
+	switch (GPUPRIO_PRIO_CLASS(prio)) {
+	case GPUPRIO_CLASS_RT:
+		return GPUPRIO_LEVEL_HIGH;
+	case GPUPRIO_CLASS_BE:
+		if (GPUPRIO_TO_NICE(prio) < 0)
+			return GPUPRIO_LEVEL_HIGH;
+		if (GPUPRIO_TO_NICE(prio) > 0)
+			return GPUPRIO_LEVEL_LOW;
+		return GPUPRIO_LEVEL_NORMAL;
+	case GPUPRIO_CLASS_IDLE:
+		return GPUPRIO_LEVEL_LOW;
+	default:
+		/* Unresolved or unknown: nobody asked for a change */
+		return GPUPRIO_LEVEL_NORMAL;
+	}
+}
+
+/* The name fdinfo and the documentation give a level. */
+static inline const char *gpuprio_level_name(enum gpuprio_level level)
+{
+	switch (level) {
+	case GPUPRIO_LEVEL_LOW:
+		return "low";
+	case GPUPRIO_LEVEL_HIGH:
+		return "high";
+	default:
+		return "normal";
+	}
+}
+
+/*
+ * What fdinfo's drm-gpuprio key (Documentation/gpu/drm-usage-stats.rst)
+ * shows of a DRM client's last submission: the level its task gave, and
+ * whether the application's own priority overrode it. Packed in one int
+ * that a driver stores with WRITE_ONCE() from its submission path; 0
+ * until the first submission, which shows no key.
+ */
+#define GPUPRIO_FDINFO_SET		BIT(0)
+#define GPUPRIO_FDINFO_OVERRIDDEN	BIT(1)
+#define GPUPRIO_FDINFO_LEVEL_SHIFT	2
+
+static inline int gpuprio_fdinfo_pack(enum gpuprio_level level,
+				      bool overridden)
+{
+	return GPUPRIO_FDINFO_SET |
+	       (overridden ? GPUPRIO_FDINFO_OVERRIDDEN : 0) |
+	       level << GPUPRIO_FDINFO_LEVEL_SHIFT;
+}
+
+/* The value of the drm-gpuprio key for @packed: false if there is none. */
+static inline bool gpuprio_fdinfo_format(char *buf, size_t len, int packed)
+{
+	if (!(packed & GPUPRIO_FDINFO_SET))
+		return false;
+
+	snprintf(buf, len, "%s%s",
+		 gpuprio_level_name(packed >> GPUPRIO_FDINFO_LEVEL_SHIFT),
+		 packed & GPUPRIO_FDINFO_OVERRIDDEN ? " overridden" : "");
+	return true;
 }
 
 #ifdef CONFIG_GPUPRIO
@@ -78,7 +168,21 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 int gpuprio_check_value(int prio);
 int gpuprio_may_set(struct task_struct *p, u16 prio);
 int gpuprio_set_task(struct task_struct *p, u16 prio);
+
+/* kernel.gpuprio_follow_nice: 0 leaves tasks without a value at normal. */
+extern int sysctl_gpuprio_follow_nice;
+
+static inline bool gpuprio_follows_nice(void)
+{
+	return READ_ONCE(sysctl_gpuprio_follow_nice);
+}
 #else
+/* Off means stock: the drivers see every task at normal. */
+static inline bool gpuprio_follows_nice(void)
+{
+	return false;
+}
+
 static inline u16 task_gpuprio_raw(const struct task_struct *p)
 {
 	return GPUPRIO_DEFAULT;
@@ -89,10 +193,20 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 }
 #endif
 
-/* Effective value of @p: never NONE, which follows the task's CPU nice. */
+/*
+ * Effective value of @p, never NONE: NONE follows the CPU nice downward, or
+ * is normal with kernel.gpuprio_follow_nice = 0 and without CONFIG_GPUPRIO.
+ */
 static inline u16 task_gpuprio(const struct task_struct *p)
 {
-	return gpuprio_resolve(task_gpuprio_raw(p), task_nice(p));
+	return gpuprio_resolve_task(task_gpuprio_raw(p), task_nice(p),
+				    gpuprio_follows_nice());
+}
+
+/* The level drivers give the work of @p, see enum gpuprio_level. */
+static inline enum gpuprio_level task_gpuprio_level(const struct task_struct *p)
+{
+	return gpuprio_level(task_gpuprio(p));
 }
 
 #endif /* _LINUX_GPUPRIO_H */

@@ -80,6 +80,21 @@ show "gpunice -p $sleeper"
 show "renice -n 8 -p $sleeper >/dev/null; gpunice -p $sleeper"
 expect "the GPU follows the new CPU nice 8" has "best-effort: nice 8 (follows CPU nice 8)"
 
+say "6b. A CPU boost (rtkit, GameMode) leaves the GPU at normal, not high"
+show "renice -10 -p $sleeper >/dev/null; cat /proc/$sleeper/gpu_nice"
+expect "CPU nice -10 without a GPU priority is GPU nice 0" has "none 0"
+
+say "6c. kernel.gpuprio_follow_nice=0: only explicit values act"
+show "renice 8 -p $sleeper >/dev/null; sysctl -w kernel.gpuprio_follow_nice=0; cat /proc/$sleeper/gpu_nice"
+expect "at CPU nice 8 the unset task runs at normal GPU priority" \
+	has "none 0"
+show "gpunice -n 10 cat /proc/self/gpu_nice"
+expect "an explicit value still acts" has "best-effort 10"
+show "echo 2 > /proc/sys/kernel/gpuprio_follow_nice"
+expect "values other than 0 and 1 are refused" has "Invalid argument"
+show "sysctl -w kernel.gpuprio_follow_nice=1; cat /proc/$sleeper/gpu_nice"
+expect "back at 1 the task follows its CPU nice 8 again" has "none 8"
+
 say "7. An unprivileged user may lower its GPU priority but not raise it"
 show "su gpu -s /bin/sh -c 'gpunice -n 15 cat /proc/self/gpu_nice'"
 expect "lowering works without privilege" has "best-effort 15"

@@ -75,7 +75,7 @@ struct bo {
 
 struct hog_report {
 	int err;		/* 0, or errno of gpuprio_set */
-	int i915_priority;	/* from fdinfo, INT32_MIN if absent */
+	char level[32];		/* drm-gpuprio of fdinfo, "" if absent */
 };
 
 static volatile sig_atomic_t stop;
@@ -234,28 +234,33 @@ static void spin_end(struct bo *bo)
 	__sync_synchronize();
 }
 
-/* i915-gpu-priority of @fd in /proc/self/fdinfo, INT32_MIN if absent */
-static int fdinfo_priority(int fd)
+/* drm-gpuprio of @fd in /proc/self/fdinfo into @level, "" if absent */
+static void fdinfo_level(int fd, char *level, size_t len)
 {
+	static const char key[] = "drm-gpuprio:";
 	char path[64], line[256];
-	int prio = INT32_MIN;
 	FILE *f;
 
+	level[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = fopen(path, "r");
 	if (!f)
-		return prio;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "i915-gpu-priority: %d", &prio) == 1)
-			break;
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, sizeof(key) - 1))
+			continue;
+		snprintf(level, len, "%s", line + sizeof(key) - 1 +
+			 strspn(line + sizeof(key) - 1, " \t"));
+		level[strcspn(level, "\n")] = '\0';
+		break;
+	}
 	fclose(f);
-	return prio;
 }
 
 /* The background process: keeps the engine busy until SIGTERM */
 static void hog(const char *path, int gpuprio, int slice_ms, int report_fd)
 {
-	struct hog_report rep = { 0, INT32_MIN };
+	struct hog_report rep = { 0, "" };
 	struct timespec slice = {
 		.tv_sec = slice_ms / 1000,
 		.tv_nsec = (slice_ms % 1000) * 1000000L,
@@ -282,7 +287,7 @@ static void hog(const char *path, int gpuprio, int slice_ms, int report_fd)
 		if (execbuf(fd, ctx, &spin[i]))
 			_exit(1);
 	}
-	rep.i915_priority = fdinfo_priority(fd);
+	fdinfo_level(fd, rep.level, sizeof(rep.level));
 	if (write(report_fd, &rep, sizeof(rep)) != sizeof(rep))
 		_exit(1);
 
@@ -406,7 +411,7 @@ int main(int argc, char **argv)
 	       secs);
 	printf("  %-22s | %12s | %8s | %8s | %8s | %s\n", "background hog",
 	       "batches/s", "p50 us", "p90 us", "p99 us",
-	       "hog's i915 priority");
+	       "hog's drm-gpuprio");
 	printf("  -----------------------+--------------+----------+----------+----------+-------\n");
 	foreground(fd, ctx, &batch, secs, "not running", "");
 
@@ -440,10 +445,8 @@ int main(int argc, char **argv)
 			waitpid(pid, NULL, 0);
 			continue;
 		}
-		if (rep.i915_priority == INT32_MIN)
-			snprintf(note, sizeof(note), "no fdinfo key");
-		else
-			snprintf(note, sizeof(note), "%d", rep.i915_priority);
+		snprintf(note, sizeof(note), "%s",
+			 rep.level[0] ? rep.level : "no fdinfo key");
 
 		usleep(200000);	/* let the hog reach its steady state */
 		foreground(fd, ctx, &batch, secs, hogs[i].label, note);

@@ -32,7 +32,6 @@
  */
 
 #include <linux/gpuprio.h>
-#include <linux/minmax.h>
 #include <linux/sched.h>
 
 #include <drm/drm_print.h>
@@ -47,63 +46,26 @@
  * i915_gpuprio_to_priority - i915 priority of an effective GPU priority
  * @gpuprio: a resolved GPU priority, as returned by task_gpuprio()
  *
- * ======================  =============  ===========  =================
- * GPU priority            i915 priority  execlists    GuC bucket
- * ======================  =============  ===========  =================
- * realtime, level L       1023 - L       above all    above default
- * best effort, nice -20   20             above        above default
- * best effort, nice -1    1              above        above default
- * best effort, nice 0     0              default      default
- * best effort, nice 1     -1             below        below default
- * best effort, nice 19    -19            below        below default
- * idle                    -1023          below all    below default
- * ======================  =============  ===========  =================
+ * gpuprio_level() puts it in one of the three levels every driver shares
+ * (the table is in Documentation/userspace-api/gpuprio.rst), and each level
+ * becomes the context priority Mesa's iris gives its low, medium and high
+ * contexts, so that a task-derived priority means what the same choice
+ * made by the application means. Execlists and GuC thus see the same
+ * three values: no GPU nice becomes a priority of its own.
  *
- * An unset GPU priority is resolved to best effort at the task's CPU nice
- * before it gets here, so a task at CPU nice 10 runs at i915 priority -10.
- *
- * Execlists (gen8+) order ready requests strictly by priority: a higher
- * priority request preempts lower ones, and requests of equal priority
- * share the engine by timeslicing. Every step of the table therefore
- * counts, and the band -19..20 stays around the default priority, with
- * realtime above and idle below the priorities (-1023..1023) that contexts
- * may set for themselves. Legacy ring submission (before gen8) has no
- * priorities at all.
- *
- * GuC submission only has three buckets for user contexts: below default
- * (GUC_CLIENT_PRIORITY_NORMAL) for any negative i915 priority, default
- * (GUC_CLIENT_PRIORITY_KMD_NORMAL) for 0 and above default
- * (GUC_CLIENT_PRIORITY_HIGH) for any positive one, see
- * map_i915_prio_to_guc_prio(). There only the sign of the GPU nice matters:
- * every realtime level and every negative nice become "above default",
- * every positive nice and idle become "below default".
- *
- * Return: an i915 priority between I915_CONTEXT_MIN_USER_PRIORITY and
- * I915_CONTEXT_MAX_USER_PRIORITY; the default priority for an unresolved
- * or unknown value.
+ * Return: %I915_GPUPRIO_LOW, %I915_CONTEXT_DEFAULT_PRIORITY or
+ * %I915_GPUPRIO_HIGH; the default for an unresolved or unknown value.
  */
 int i915_gpuprio_to_priority(u16 gpuprio)
 {
-	int data = GPUPRIO_PRIO_DATA(gpuprio);
-	int prio;
-
-	switch (GPUPRIO_PRIO_CLASS(gpuprio)) {
-	case GPUPRIO_CLASS_RT:
-		prio = I915_CONTEXT_MAX_USER_PRIORITY - data;
-		break;
-	case GPUPRIO_CLASS_BE:
-		prio = GPUPRIO_BE_NICE_OFFSET - data;
-		break;
-	case GPUPRIO_CLASS_IDLE:
-		prio = I915_CONTEXT_MIN_USER_PRIORITY;
-		break;
+	switch (gpuprio_level(gpuprio)) {
+	case GPUPRIO_LEVEL_HIGH:
+		return I915_GPUPRIO_HIGH;
+	case GPUPRIO_LEVEL_LOW:
+		return I915_GPUPRIO_LOW;
 	default:
-		prio = I915_CONTEXT_DEFAULT_PRIORITY;
-		break;
+		return I915_CONTEXT_DEFAULT_PRIORITY;
 	}
-
-	return clamp(prio, I915_CONTEXT_MIN_USER_PRIORITY,
-		     I915_CONTEXT_MAX_USER_PRIORITY);
 }
 
 /**
@@ -152,41 +114,41 @@ void i915_gpuprio_context_attr(const struct i915_gem_context *ctx,
  * @attr: filled in for the request
  *
  * Reads the GPU priority of the submitting task (current), stores it in
- * @ctx for the context's later requests and records what the request gets
- * for the client's fdinfo.
+ * @ctx for the context's later requests and records, for the client's
+ * fdinfo, the level the task gave and whether the context's own priority
+ * overrode it.
  */
 void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 			       struct i915_sched_attr *attr)
 {
 	struct i915_drm_client *client = ctx->client;
+	u16 gpuprio = task_gpuprio(current);
 
-	WRITE_ONCE(ctx->gpuprio, i915_gpuprio_task_priority(current));
+	WRITE_ONCE(ctx->gpuprio, i915_gpuprio_to_priority(gpuprio));
 	i915_gpuprio_context_attr(ctx, attr);
 
-	if (client) {
-		WRITE_ONCE(client->gpuprio.priority, attr->priority);
-		WRITE_ONCE(client->gpuprio.submitted, true);
-	}
+	if (client)
+		WRITE_ONCE(client->gpuprio_fdinfo,
+			   gpuprio_fdinfo_pack(gpuprio_level(gpuprio),
+					       READ_ONCE(ctx->sched.priority) !=
+					       I915_CONTEXT_DEFAULT_PRIORITY));
 }
 
 /**
- * i915_gpuprio_client_fdinfo - show what the scheduler used for a client
+ * i915_gpuprio_client_fdinfo - show the GPU priority a client's task gave
  * @p: the fdinfo printer
  * @client: the DRM client
  *
- * Prints "i915-gpu-priority: <int>", the i915 priority (-1023..1023, 0 is
- * the default) given to the client's most recent execbuf request: the
- * context's own priority, or the submitting task's GPU priority mapped as
- * by i915_gpuprio_to_priority(). Scheduler bumps for dependencies, waits
- * and heartbeats are not included. The key is absent until the client's
+ * Prints the drm-gpuprio key of Documentation/gpu/drm-usage-stats.rst for
+ * the client's most recent execbuf. The key is absent until the client's
  * first execbuf.
  */
 void i915_gpuprio_client_fdinfo(struct drm_printer *p,
 				const struct i915_drm_client *client)
 {
-	if (!READ_ONCE(client->gpuprio.submitted))
-		return;
+	char text[32];
 
-	drm_printf(p, "i915-gpu-priority:\t%d\n",
-		   READ_ONCE(client->gpuprio.priority));
+	if (gpuprio_fdinfo_format(text, sizeof(text),
+				  READ_ONCE(client->gpuprio_fdinfo)))
+		drm_printf(p, "drm-gpuprio:\t%s\n", text);
 }

@@ -6,7 +6,18 @@
 #ifndef __I915_GPUPRIO_H__
 #define __I915_GPUPRIO_H__
 
+#include <linux/gpuprio.h>
 #include <linux/types.h>
+
+#include <uapi/drm/i915_drm.h>
+
+/*
+ * The context priorities Mesa's iris gives its low and high contexts (its
+ * medium one is I915_CONTEXT_DEFAULT_PRIORITY): a task's low and high GPU
+ * priority levels become these.
+ */
+#define I915_GPUPRIO_LOW	((I915_CONTEXT_MIN_USER_PRIORITY - 1) / 2)
+#define I915_GPUPRIO_HIGH	((I915_CONTEXT_MAX_USER_PRIORITY + 1) / 2)
 
 struct drm_printer;
 struct i915_drm_client;
@@ -14,16 +25,7 @@ struct i915_gem_context;
 struct i915_sched_attr;
 struct task_struct;
 
-/**
- * struct i915_gpuprio_client - what the scheduler used for a DRM client
- */
-struct i915_gpuprio_client {
-	/** @priority: i915 priority of the most recent execbuf request */
-	int priority;
-	/** @submitted: the client has submitted at least once */
-	bool submitted;
-};
-
+#if IS_ENABLED(CONFIG_GPUPRIO)
 int i915_gpuprio_to_priority(u16 gpuprio);
 int i915_gpuprio_task_priority(const struct task_struct *tsk);
 
@@ -35,5 +37,24 @@ void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 
 void i915_gpuprio_client_fdinfo(struct drm_printer *p,
 				const struct i915_drm_client *client);
+#else
+/*
+ * Off means stock i915: a context's priority is its own. Macros, since the
+ * context's type is not complete everywhere this header is included.
+ */
+static inline int i915_gpuprio_task_priority(const struct task_struct *tsk)
+{
+	return I915_CONTEXT_DEFAULT_PRIORITY;
+}
+
+#define i915_gpuprio_context_priority(ctx)	READ_ONCE((ctx)->sched.priority)
+#define i915_gpuprio_context_attr(ctx, attr)	(*(attr) = (ctx)->sched)
+#define i915_gpuprio_execbuf_attr(ctx, attr)	(*(attr) = (ctx)->sched)
+
+static inline void i915_gpuprio_client_fdinfo(struct drm_printer *p,
+					      const struct i915_drm_client *client)
+{
+}
+#endif
 
 #endif /* __I915_GPUPRIO_H__ */

@@ -5,18 +5,9 @@
  *
  * drm_sched serves its run queues strictly in order, one per priority, and
  * keeps KERNEL for the drivers' own work. A task's effective GPU priority is
- * put in one of the three others, the same three buckets as i915 has under
- * GuC submission:
- *
- * ========================================  ======================
- * effective GPU priority                    drm_sched priority
- * ========================================  ======================
- * realtime (any level), best effort < 0     DRM_SCHED_PRIORITY_HIGH
- * best effort, nice 0                       DRM_SCHED_PRIORITY_NORMAL
- * best effort > 0, idle                     DRM_SCHED_PRIORITY_LOW
- * ========================================  ======================
- *
- * A task without a GPU priority follows its CPU nice, as everywhere else.
+ * put in one of the three others by gpuprio_level(), the mapping every
+ * driver shares (the table is in Documentation/userspace-api/gpuprio.rst):
+ * its low, normal and high levels are LOW, NORMAL and HIGH here.
  *
  * Drivers opt in: they read drm_sched_task_priority() when a context or
  * queue is created and again at each submission, and leave alone those
@@ -50,17 +41,18 @@
  * @gpuprio: an effective GPU priority, as returned by task_gpuprio(); never
  *	     GPUPRIO_CLASS_NONE
  *
- * Returns HIGH, NORMAL or LOW, never KERNEL; see the table above.
+ * Returns HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
  */
 enum drm_sched_priority drm_sched_gpuprio_to_priority(u16 gpuprio)
 {
-	int rank = gpuprio_rank(gpuprio);
-
-	if (rank < 0)
+	switch (gpuprio_level(gpuprio)) {
+	case GPUPRIO_LEVEL_HIGH:
 		return DRM_SCHED_PRIORITY_HIGH;
-	if (rank > 0)
+	case GPUPRIO_LEVEL_LOW:
 		return DRM_SCHED_PRIORITY_LOW;
-	return DRM_SCHED_PRIORITY_NORMAL;
+	default:
+		return DRM_SCHED_PRIORITY_NORMAL;
+	}
 }
 EXPORT_SYMBOL(drm_sched_gpuprio_to_priority);
 

@@ -207,6 +207,100 @@ TEST_F(gpuprio, none_ignores_negative_cpu_nice)
 	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 0));
 }
 
+#define FOLLOW_SYSCTL "/proc/sys/kernel/gpuprio_follow_nice"
+
+/* Write @text to kernel.gpuprio_follow_nice: 0 or -errno. */
+static int write_follow_sysctl(const char *text)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(FOLLOW_SYSCTL, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int read_follow_sysctl(void)
+{
+	char buf[16] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open(FOLLOW_SYSCTL, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -EIO;
+}
+
+/* kernel.gpuprio_follow_nice: what a task without a GPU priority gets. */
+FIXTURE(follow) {};
+
+FIXTURE_VARIANT(follow) {
+	const char *sysctl;
+	const char *none_at_nice_10;
+	int pgrp_at_nice_10;
+};
+
+FIXTURE_VARIANT_ADD(follow, sysctl_1) { "1", "none 10", BE(10) };
+FIXTURE_VARIANT_ADD(follow, sysctl_0) { "0", "none 0", BE(0) };
+
+FIXTURE_SETUP(follow)
+{
+	if (!gpuprio_supported())
+		SKIP(return, "kernel has no GPU priority support");
+	ASSERT_EQ(1, read_follow_sysctl());
+	ASSERT_EQ(0, write_follow_sysctl(variant->sysctl));
+}
+
+FIXTURE_TEARDOWN(follow)
+{
+	write_follow_sysctl("1");
+}
+
+TEST_F(follow, unset_task_at_cpu_nice_10)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, setpgid(0, 0));
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 10));
+	ASSERT_EQ(0, read_gpu_nice(getpid(), buf, sizeof(buf)));
+	EXPECT_STREQ(variant->none_at_nice_10, buf);
+	EXPECT_EQ(variant->pgrp_at_nice_10,
+		  sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+	EXPECT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
+
+	/* Explicit values act either way */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(15)));
+	EXPECT_EQ(BE(15), sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, IDLE));
+	EXPECT_EQ(IDLE, sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+	/* Back to none needs nothing, whatever the sysctl */
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, NONE));
+	EXPECT_EQ(variant->pgrp_at_nice_10,
+		  sys_gpuprio_get(GPUPRIO_WHO_PGRP, 0));
+}
+
+/* Only 0 and 1, as proc_dointvec_minmax() says; a refusal changes nothing. */
+TEST_F(follow, bad_values_refused)
+{
+	static const char * const bad[] = { "2", "-1", "x", "4294967297" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, write_follow_sysctl(bad[i])) {
+			TH_LOG("wrote '%s'", bad[i]);
+		}
+		EXPECT_EQ(atoi(variant->sysctl), read_follow_sysctl());
+	}
+}
+
 TEST_F(gpuprio, round_trip_every_valid_value)
 {
 	char buf[64], want[64];

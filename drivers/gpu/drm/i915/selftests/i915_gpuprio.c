@@ -63,11 +63,11 @@ static int gpuprio_set_task_extreme(bool high)
 				   0);
 
 	if (gpuprio_set_task_value(v, 0))
-		return high ? I915_CONTEXT_MAX_USER_PRIORITY :
-			      I915_CONTEXT_MIN_USER_PRIORITY;
+		return high ? I915_GPUPRIO_HIGH : I915_GPUPRIO_LOW;
 
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, high ? MIN_NICE : MAX_NICE);
-	return high ? -MIN_NICE : -MAX_NICE;
+	/* A negative CPU nice alone never raises the GPU above normal */
+	return high ? I915_CONTEXT_DEFAULT_PRIORITY : I915_GPUPRIO_LOW;
 }
 
 static const struct gpuprio_case {
@@ -76,59 +76,62 @@ static const struct gpuprio_case {
 	int nice;
 	int priority;
 } gpuprio_cases[] = {
-	{ "best effort -20", GPUPRIO_BE_NICE(-20), 0, 20 },
-	{ "best effort -1", GPUPRIO_BE_NICE(-1), 0, 1 },
+	{ "best effort -20", GPUPRIO_BE_NICE(-20), 0, I915_GPUPRIO_HIGH },
+	{ "best effort -1", GPUPRIO_BE_NICE(-1), 0, I915_GPUPRIO_HIGH },
 	{ "best effort 0 at CPU nice 5", GPUPRIO_BE_NICE(0), 5, 0 },
-	{ "best effort 10", GPUPRIO_BE_NICE(10), 0, -10 },
-	{ "best effort 19 at CPU nice -5", GPUPRIO_BE_NICE(19), -5, -19 },
+	{ "best effort 10", GPUPRIO_BE_NICE(10), 0, I915_GPUPRIO_LOW },
+	{ "best effort 19 at CPU nice -5", GPUPRIO_BE_NICE(19), -5,
+	  I915_GPUPRIO_LOW },
 	{ "realtime 0",
-	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), 0,
-	  I915_CONTEXT_MAX_USER_PRIORITY },
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), 0, I915_GPUPRIO_HIGH },
 	{ "realtime 7 at CPU nice 10",
-	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 7), 10,
-	  I915_CONTEXT_MAX_USER_PRIORITY - 7 },
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 7), 10, I915_GPUPRIO_HIGH },
 	{ "idle at CPU nice -5",
-	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), -5,
-	  I915_CONTEXT_MIN_USER_PRIORITY },
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), -5, I915_GPUPRIO_LOW },
 	{ "unset at CPU nice 0", GPUPRIO_DEFAULT, 0, 0 },
-	{ "unset at CPU nice 7", GPUPRIO_DEFAULT, 7, -7 },
+	{ "unset at CPU nice 7", GPUPRIO_DEFAULT, 7, I915_GPUPRIO_LOW },
 	{ "unset at CPU nice -4", GPUPRIO_DEFAULT, -4, 0 },
 	{ "unset at CPU nice -10", GPUPRIO_DEFAULT, -10, 0 },
-	{ "unset at CPU nice 19", GPUPRIO_DEFAULT, 19, -19 },
+	{ "unset at CPU nice 19", GPUPRIO_DEFAULT, 19, I915_GPUPRIO_LOW },
 };
 
 static int igt_gpuprio_mapping(void *arg)
 {
-	int nice, level, prev;
+	int nice, level;
 
-	/* Best effort: nice n becomes -n, the band -19..20 around default */
+	/* Mesa's iris: its low, medium and high context priorities */
+	if (I915_GPUPRIO_LOW != -512 || I915_GPUPRIO_HIGH != 512) {
+		pr_err("levels %d and %d are not iris' low and high\n",
+		       I915_GPUPRIO_LOW, I915_GPUPRIO_HIGH);
+		return -EINVAL;
+	}
+
+	/* Three levels only: the sign of the GPU nice */
 	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
 		int prio = i915_gpuprio_to_priority(GPUPRIO_BE_NICE(nice));
+		int expected = nice < 0 ? I915_GPUPRIO_HIGH :
+			       nice > 0 ? I915_GPUPRIO_LOW : 0;
 
-		if (prio != -nice) {
+		if (prio != expected) {
 			pr_err("best effort nice %d mapped to %d\n", nice, prio);
 			return -EINVAL;
 		}
 	}
 
-	/* Realtime: above every nice, level 0 highest */
-	prev = I915_CONTEXT_MAX_USER_PRIORITY + 1;
 	for (level = 0; level < GPUPRIO_RT_LEVELS; level++) {
 		u16 v = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, level);
 		int prio = i915_gpuprio_to_priority(v);
 
-		if (prio != I915_CONTEXT_MAX_USER_PRIORITY - level ||
-		    prio >= prev || prio <= -MIN_NICE) {
+		if (prio != I915_GPUPRIO_HIGH) {
 			pr_err("realtime level %d mapped to %d\n", level, prio);
 			return -EINVAL;
 		}
-		prev = prio;
 	}
 
 	if (i915_gpuprio_to_priority(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE,
 							0)) !=
-	    I915_CONTEXT_MIN_USER_PRIORITY) {
-		pr_err("idle is not the minimum user priority\n");
+	    I915_GPUPRIO_LOW) {
+		pr_err("idle is not the low level\n");
 		return -EINVAL;
 	}
 
@@ -211,7 +214,7 @@ static int igt_gpuprio_create_follows_nice(void *arg)
 	}
 
 	/* A negative CPU nice alone never raises the GPU above normal */
-	if (ctx[0]->gpuprio != -3 || ctx[1]->gpuprio != 0) {
+	if (ctx[0]->gpuprio != I915_GPUPRIO_LOW || ctx[1]->gpuprio != 0) {
 		pr_err("contexts created at CPU nice 3 then -2 got %d and %d\n",
 		       ctx[0]->gpuprio, ctx[1]->gpuprio);
 		err = -EINVAL;
@@ -355,7 +358,8 @@ static int igt_gpuprio_submit(void *arg)
 		goto out;
 	}
 	gpuprio_execbuf_add(ctx[0], rq[1], &attr);
-	err = gpuprio_check_rq("second execbuf at nice 10", rq[1], -10);
+	err = gpuprio_check_rq("second execbuf at nice 10", rq[1],
+			       I915_GPUPRIO_LOW);
 	if (!err)
 		err = gpuprio_check_rq("first request after the change",
 				       rq[0], 0);
@@ -370,11 +374,13 @@ static int igt_gpuprio_submit(void *arg)
 		goto out;
 	}
 	gpuprio_execbuf_add(ctx[1], rq[2], &attr);
-	err = gpuprio_check_rq("execbuf at nice -5", rq[2], 5);
+	err = gpuprio_check_rq("execbuf at GPU nice -5", rq[2],
+			       I915_GPUPRIO_HIGH);
 	if (!err)
 		err = gpuprio_check_rq("first request", rq[0], 0);
 	if (!err)
-		err = gpuprio_check_rq("second request", rq[1], -10);
+		err = gpuprio_check_rq("second request", rq[1],
+				       I915_GPUPRIO_LOW);
 	if (err)
 		goto out;
 
@@ -387,7 +393,7 @@ static int igt_gpuprio_submit(void *arg)
 	}
 	i915_request_add(rq[3]);
 	err = gpuprio_check_rq("i915_request_add after execbuf at nice 10",
-			       rq[3], -10);
+			       rq[3], I915_GPUPRIO_LOW);
 
 out:
 	mock_device_flush(i915);
@@ -454,7 +460,7 @@ static int igt_gpuprio_explicit(void *arg)
 	ctx->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 6);
 	i915_gpuprio_execbuf_attr(ctx, &attr);
-	if (attr.priority != -6) {
+	if (attr.priority != I915_GPUPRIO_LOW) {
 		pr_err("default priority at nice 6: attr %d\n", attr.priority);
 		err = -EINVAL;
 	}
@@ -510,7 +516,8 @@ static int igt_gpuprio_deps(void *arg)
 	gpuprio_execbuf_add(ctx, rq[1], &attr);
 	err = gpuprio_check_rq("idle waiter", rq[1], lowest);
 	if (!err)
-		err = gpuprio_check_rq("signaler of an idle waiter", rq[0], 3);
+		err = gpuprio_check_rq("signaler of an idle waiter", rq[0],
+				       I915_GPUPRIO_HIGH);
 	if (err)
 		goto out;
 
@@ -520,7 +527,8 @@ static int igt_gpuprio_deps(void *arg)
 	err = gpuprio_check_rq("idle waiter rescheduled lower", rq[1],
 			       lowest);
 	if (!err)
-		err = gpuprio_check_rq("signaler rescheduled lower", rq[0], 3);
+		err = gpuprio_check_rq("signaler rescheduled lower", rq[0],
+				       I915_GPUPRIO_HIGH);
 	if (err)
 		goto out;
 
@@ -536,7 +544,7 @@ static int igt_gpuprio_deps(void *arg)
 	if (!err)
 		err = gpuprio_check_rq("idle request under a realtime waiter",
 				       rq[1], highest);
-	if (!err && READ_ONCE(rq[0]->sched.attr.priority) < 3) {
+	if (!err && READ_ONCE(rq[0]->sched.attr.priority) < I915_GPUPRIO_HIGH) {
 		pr_err("first request lowered to %d\n",
 		       rq[0]->sched.attr.priority);
 		err = -EINVAL;
@@ -567,7 +575,7 @@ static void gpuprio_fdinfo_print(struct drm_printer *p, struct va_format *vaf)
 			      sizeof(buf->text) - buf->len, "%pV", vaf);
 }
 
-/* fdinfo shows the priority of the client's most recent execbuf. */
+/* fdinfo shows the level of the client's most recent execbuf. */
 static int igt_gpuprio_fdinfo(void *arg)
 {
 	struct drm_i915_private *i915 = arg;
@@ -609,8 +617,21 @@ static int igt_gpuprio_fdinfo(void *arg)
 	i915_gpuprio_execbuf_attr(ctx, &attr);
 
 	i915_gpuprio_client_fdinfo(&p, client);
-	if (strcmp(buf.text, "i915-gpu-priority:\t-9\n")) {
+	if (strcmp(buf.text, "drm-gpuprio:\tlow\n")) {
 		pr_err("fdinfo after execbuf at nice 4 then 9: '%s'\n",
+		       buf.text);
+		err = -EINVAL;
+		goto out;
+	}
+
+	/* The application's own priority overrides the task's level */
+	ctx->sched.priority = 7;
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
+	i915_gpuprio_execbuf_attr(ctx, &attr);
+	buf.len = 0;
+	i915_gpuprio_client_fdinfo(&p, client);
+	if (strcmp(buf.text, "drm-gpuprio:\tnormal overridden\n")) {
+		pr_err("fdinfo after execbuf with priority 7: '%s'\n",
 		       buf.text);
 		err = -EINVAL;
 	}

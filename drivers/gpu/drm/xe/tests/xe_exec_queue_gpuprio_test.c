@@ -62,6 +62,13 @@ static void gpuprio_test_set_task(long nice, u16 gpuprio)
 }
 #endif
 
+/* Off means stock: without CONFIG_GPUPRIO user queues stay at NORMAL. */
+static enum xe_exec_queue_priority
+gpuprio_test_expected(enum xe_exec_queue_priority prio)
+{
+	return IS_ENABLED(CONFIG_GPUPRIO) ? prio : XE_EXEC_QUEUE_PRIORITY_NORMAL;
+}
+
 static void gpuprio_test_set_nice(long nice)
 {
 	gpuprio_test_set_task(nice, GPUPRIO_DEFAULT);
@@ -168,14 +175,16 @@ static void gpuprio_test_create_user(struct kunit *test)
 	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
 	gpuprio_test_restore_task(test);
 
-	KUNIT_EXPECT_EQ(test, q->sched_props.priority, c->expected);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			gpuprio_test_expected(c->expected));
 }
 
 /* A user queue created at NORMAL takes the submitting task's priority. */
 static void gpuprio_test_follow(struct kunit *test)
 {
 	const struct gpuprio_task_case *c = test->param_value;
-	int changes = c->expected != XE_EXEC_QUEUE_PRIORITY_NORMAL;
+	int changes = gpuprio_test_expected(c->expected) !=
+		      XE_EXEC_QUEUE_PRIORITY_NORMAL;
 	struct gpuprio_test *t = test->priv;
 	struct xe_exec_queue *q;
 
@@ -189,7 +198,8 @@ static void gpuprio_test_follow(struct kunit *test)
 	xe_exec_queue_follow_task(q, current);
 	gpuprio_test_restore_task(test);
 
-	KUNIT_EXPECT_EQ(test, q->sched_props.priority, c->expected);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			gpuprio_test_expected(c->expected));
 	KUNIT_EXPECT_EQ(test, t->calls, changes);
 }
 
@@ -222,11 +232,14 @@ static void gpuprio_test_refresh(struct kunit *test)
 		gpuprio_test_set_nice(steps[i].nice);
 		xe_exec_queue_follow_task(q, current);
 		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority,
-				    steps[i].expected, "step %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, t->calls, steps[i].calls,
+				    gpuprio_test_expected(steps[i].expected),
 				    "step %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, t->calls,
+				    IS_ENABLED(CONFIG_GPUPRIO) ?
+				    steps[i].calls : 0, "step %d", i);
 	}
-	KUNIT_EXPECT_EQ(test, t->last, XE_EXEC_QUEUE_PRIORITY_LOW);
+	if (IS_ENABLED(CONFIG_GPUPRIO))
+		KUNIT_EXPECT_EQ(test, t->last, XE_EXEC_QUEUE_PRIORITY_LOW);
 	gpuprio_test_restore_task(test);
 }
 
@@ -236,6 +249,8 @@ static void gpuprio_test_retry(struct kunit *test)
 	struct gpuprio_test *t = test->priv;
 	struct xe_exec_queue *q;
 
+	if (!IS_ENABLED(CONFIG_GPUPRIO))
+		kunit_skip(test, "nothing to retry without CONFIG_GPUPRIO");
 	gpuprio_test_set_nice(0);
 	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
 
@@ -255,29 +270,22 @@ static void gpuprio_test_retry(struct kunit *test)
 
 static const enum xe_exec_queue_priority gpuprio_explicit_cases[] = {
 	XE_EXEC_QUEUE_PRIORITY_LOW,
-	XE_EXEC_QUEUE_PRIORITY_NORMAL,
 	XE_EXEC_QUEUE_PRIORITY_HIGH,
 };
 
 static void gpuprio_explicit_desc(const enum xe_exec_queue_priority *prio,
 				  char *desc)
 {
-	static const char * const names[] = {
-		[XE_EXEC_QUEUE_PRIORITY_LOW] = "explicit low",
-		[XE_EXEC_QUEUE_PRIORITY_NORMAL] = "explicit normal",
-		[XE_EXEC_QUEUE_PRIORITY_HIGH] = "explicit high",
-	};
-
-	strscpy(desc, names[*prio], KUNIT_PARAM_DESC_SIZE);
+	strscpy(desc, *prio == XE_EXEC_QUEUE_PRIORITY_LOW ? "explicit low" :
+		"explicit high", KUNIT_PARAM_DESC_SIZE);
 }
 
 KUNIT_ARRAY_PARAM(gpuprio_explicit, gpuprio_explicit_cases,
 		  gpuprio_explicit_desc);
 
 /*
- * DRM_XE_EXEC_QUEUE_SET_PROPERTY_PRIORITY wins over the task, whatever the
- * value, NORMAL included. The kthread running the test has CAP_SYS_NICE,
- * which HIGH needs.
+ * DRM_XE_EXEC_QUEUE_SET_PROPERTY_PRIORITY other than NORMAL wins over the
+ * task. The kthread running the test has CAP_SYS_NICE, which HIGH needs.
  */
 static void gpuprio_test_explicit(struct kunit *test)
 {
@@ -298,6 +306,98 @@ static void gpuprio_test_explicit(struct kunit *test)
 				    "nice %ld", nices[i]);
 	}
 	KUNIT_EXPECT_EQ(test, t->calls, 0);
+	gpuprio_test_restore_task(test);
+}
+
+/*
+ * Asking for NORMAL, as Mesa's iris and anv do on every queue, is the same
+ * as not asking: the queue keeps following its task.
+ */
+static void gpuprio_test_explicit_normal(struct kunit *test)
+{
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q;
+
+	gpuprio_test_set_nice(10);
+	q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	KUNIT_ASSERT_EQ(test,
+			exec_queue_set_priority(t->xe, q,
+						XE_EXEC_QUEUE_PRIORITY_NORMAL),
+			0);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			gpuprio_test_expected(XE_EXEC_QUEUE_PRIORITY_LOW));
+	KUNIT_EXPECT_TRUE(test, q->flags & EXEC_QUEUE_FLAG_TASK_PRIORITY);
+
+	gpuprio_test_set_nice(0);
+	xe_exec_queue_follow_task(q, current);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			XE_EXEC_QUEUE_PRIORITY_NORMAL);
+	gpuprio_test_set_nice(3);
+	xe_exec_queue_follow_task(q, current);
+	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
+			gpuprio_test_expected(XE_EXEC_QUEUE_PRIORITY_LOW));
+	KUNIT_EXPECT_EQ(test, t->calls, IS_ENABLED(CONFIG_GPUPRIO) ? 2 : 0);
+	gpuprio_test_restore_task(test);
+}
+
+/* An exec as xe_exec_ioctl() makes it, by a client whose file is @xef. */
+static void gpuprio_test_exec(struct xe_exec_queue *q, struct xe_file *xef)
+{
+	/* Only for the call: freeing the queue would put the fake file */
+	q->xef = xef;
+	xe_exec_queue_follow_task(q, current);
+	q->xef = NULL;
+}
+
+static void gpuprio_test_expect_fdinfo(struct kunit *test,
+				       const struct xe_file *xef,
+				       const char *expected)
+{
+	char text[32] = "";
+
+	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(text, sizeof(text),
+						      xef->gpuprio_fdinfo));
+	KUNIT_EXPECT_STREQ(test, text, expected);
+}
+
+/*
+ * fdinfo's drm-gpuprio: the level the task gave the client's last exec,
+ * and whether the queue's own priority applied instead.
+ */
+static void gpuprio_test_fdinfo(struct kunit *test)
+{
+	struct gpuprio_test *t = test->priv;
+	struct xe_exec_queue *q[2];
+	struct xe_file *xef;
+	char text[32] = "";
+
+	xef = kunit_kzalloc(test, sizeof(*xef), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, xef);
+	gpuprio_test_set_nice(0);
+	q[0] = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	q[1] = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	KUNIT_ASSERT_EQ(test,
+			exec_queue_set_priority(t->xe, q[1],
+						XE_EXEC_QUEUE_PRIORITY_HIGH),
+			0);
+
+	gpuprio_test_set_nice(7);
+	gpuprio_test_exec(q[0], xef);
+	if (!IS_ENABLED(CONFIG_GPUPRIO)) {
+		/* Off means stock: no key */
+		KUNIT_EXPECT_FALSE(test,
+				   gpuprio_fdinfo_format(text, sizeof(text),
+							 xef->gpuprio_fdinfo));
+		gpuprio_test_restore_task(test);
+		return;
+	}
+	gpuprio_test_expect_fdinfo(test, xef, "low");
+
+	gpuprio_test_set_nice(0);
+	gpuprio_test_exec(q[1], xef);
+	gpuprio_test_expect_fdinfo(test, xef, "normal overridden");
+	gpuprio_test_exec(q[0], xef);
+	gpuprio_test_expect_fdinfo(test, xef, "normal");
 	gpuprio_test_restore_task(test);
 }
 
@@ -356,6 +456,8 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE(gpuprio_test_refresh),
 	KUNIT_CASE(gpuprio_test_retry),
 	KUNIT_CASE_PARAM(gpuprio_test_explicit, gpuprio_explicit_gen_params),
+	KUNIT_CASE(gpuprio_test_explicit_normal),
+	KUNIT_CASE(gpuprio_test_fdinfo),
 	KUNIT_CASE_PARAM(gpuprio_test_other, gpuprio_other_gen_params),
 	{}
 };

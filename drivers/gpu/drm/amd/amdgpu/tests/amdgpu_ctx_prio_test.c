@@ -51,7 +51,10 @@ static void ctx_prio_test_init(struct amdgpu_ctx *ctx, s32 init_prio,
 	ctx->task_priority = task_prio;
 }
 
-/* Only NORMAL, the default, counts as "no priority of its own". */
+/*
+ * Only NORMAL, the default, counts as "no priority of its own"; without
+ * CONFIG_GPUPRIO, NORMAL stays NORMAL as in stock amdgpu.
+ */
 static void ctx_prio_test_explicit_rule(struct kunit *test)
 {
 	unsigned int i;
@@ -60,7 +63,8 @@ static void ctx_prio_test_explicit_rule(struct kunit *test)
 		s32 prio = valid_prios[i];
 		s32 kept = amdgpu_ctx_init_priority(prio);
 
-		if (prio == AMDGPU_CTX_PRIORITY_NORMAL)
+		if (IS_ENABLED(CONFIG_GPUPRIO) &&
+		    prio == AMDGPU_CTX_PRIORITY_NORMAL)
 			KUNIT_EXPECT_EQ(test, kept, AMDGPU_CTX_PRIORITY_UNSET);
 		else
 			KUNIT_EXPECT_EQ(test, kept, prio);
@@ -95,6 +99,12 @@ static const struct ctx_prio_test_row gpuprio_rows[] = {
 };
 #endif
 
+/* Off means stock: without CONFIG_GPUPRIO every context is NORMAL. */
+static s32 ctx_prio_test_expected(s32 prio)
+{
+	return IS_ENABLED(CONFIG_GPUPRIO) ? prio : AMDGPU_CTX_PRIORITY_NORMAL;
+}
+
 static void ctx_prio_test_rows(struct kunit *test,
 			       const struct ctx_prio_test_row *rows,
 			       unsigned int n)
@@ -109,13 +119,15 @@ static void ctx_prio_test_rows(struct kunit *test,
 		ctx_prio_test_set_gpuprio(rows[i].gpuprio);
 		set_user_nice(current, rows[i].nice);
 		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_task_priority(current),
-				    rows[i].expected, "row %u", i);
+				    ctx_prio_test_expected(rows[i].expected),
+				    "row %u", i);
 
 		/* Created with the default: the task's priority applies. */
 		ctx_prio_test_init(ctx, AMDGPU_CTX_PRIORITY_NORMAL,
 				   amdgpu_ctx_task_priority(current));
 		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx),
-				    rows[i].expected, "row %u", i);
+				    ctx_prio_test_expected(rows[i].expected),
+				    "row %u", i);
 	}
 }
 
@@ -148,7 +160,8 @@ static void ctx_prio_test_explicit_wins(struct kunit *test)
 		for (j = 0; j < ARRAY_SIZE(task_prios); j++) {
 			s32 expected = init;
 
-			if (init == AMDGPU_CTX_PRIORITY_NORMAL)
+			if (IS_ENABLED(CONFIG_GPUPRIO) &&
+			    init == AMDGPU_CTX_PRIORITY_NORMAL)
 				expected = task_prios[j];
 			ctx_prio_test_init(ctx, init, task_prios[j]);
 			KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx),
@@ -156,6 +169,51 @@ static void ctx_prio_test_explicit_wins(struct kunit *test)
 					    init, task_prios[j]);
 		}
 	}
+}
+
+/* fdinfo's drm-gpuprio: the task's level, and whether it was overridden. */
+static void ctx_prio_test_fdinfo(struct kunit *test)
+{
+	static const struct {
+		s32 init, override;
+		int nice;
+		const char *expected;
+	} rows[] = {
+		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_UNSET, 5,
+		  "low" },
+		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_UNSET, -5,
+		  "normal" },
+		{ AMDGPU_CTX_PRIORITY_LOW, AMDGPU_CTX_PRIORITY_UNSET, 0,
+		  "normal overridden" },
+		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_NORMAL, 3,
+		  "low overridden" },
+	};
+	long saved_nice = task_nice(current);
+	struct amdgpu_ctx *ctx;
+	unsigned int i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char text[32] = "";
+		bool shown;
+
+		set_user_nice(current, rows[i].nice);
+		ctx_prio_test_init(ctx, rows[i].init,
+				   amdgpu_ctx_task_priority(current));
+		ctx->override_priority = rows[i].override;
+		shown = gpuprio_fdinfo_format(text, sizeof(text),
+					      amdgpu_ctx_gpuprio_fdinfo(ctx,
+									current));
+		/* Off means stock: no key */
+		KUNIT_EXPECT_EQ_MSG(test, shown, IS_ENABLED(CONFIG_GPUPRIO),
+				    "row %u", i);
+		if (shown)
+			KUNIT_EXPECT_STREQ_MSG(test, text, rows[i].expected,
+					       "row %u", i);
+	}
+	set_user_nice(current, saved_nice);
 }
 
 /* An AMDGPU_SCHED override wins over both, NORMAL included. */
@@ -185,6 +243,7 @@ static struct kunit_case amdgpu_ctx_prio_test_cases[] = {
 	KUNIT_CASE(ctx_prio_test_follows_task),
 	KUNIT_CASE(ctx_prio_test_explicit_wins),
 	KUNIT_CASE(ctx_prio_test_override_wins),
+	KUNIT_CASE(ctx_prio_test_fdinfo),
 	{}
 };
 

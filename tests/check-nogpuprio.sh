@@ -1,0 +1,51 @@
+#!/bin/sh
+# Off means stock: on a kernel built without CONFIG_GPUPRIO (configs/
+# no-gpuprio.config), no driver may follow the CPU nice. Checks that i915's
+# gpuprio objects were not built, then boots the kernel with only KUnit and
+# requires the drivers' suites (drm_sched, xe, amdgpu) to have run and
+# passed: built without CONFIG_GPUPRIO, they assert that a task at CPU nice
+# 5 or 7 leaves contexts and queues at normal and that fdinfo has no
+# drm-gpuprio key. TAP on stdout.
+#
+# usage: check-nogpuprio.sh <kernel tree> <initramfs> <result dir>
+set -u
+tree=$1 initrd=$2 results=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+n=0 failed=0
+
+tap() { # tap <0 if ok> <name>
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+! grep -q '^CONFIG_GPUPRIO=y' "$tree/.config"
+tap $? "nogpuprio: CONFIG_GPUPRIO is off"
+# What is linked, not what lies around: the tree may hold older objects.
+syms=$(nm "$tree/vmlinux" 2>/dev/null)
+echo "$syms" | grep -q ' i915_request_add$' &&
+	! echo "$syms" | grep -qE ' (i915_gpuprio_|intel_guc_gpuprio_)'
+tap $? "nogpuprio: i915 linked without i915_gpuprio.o and its selftests"
+
+GUEST_APPEND="gpunice.kunit-only" "$repo/tests/run-guest.sh" \
+	"$tree/arch/x86/boot/bzImage" "$initrd" "$results" >&2
+console=$results/console.log
+grep -q '@@GUEST-DONE' "$console"
+tap $? "nogpuprio: the guest ran to the end"
+
+# Each suite's own result line, at the top level of the KTAP: "ok N name"
+# (the serial console ends lines with CR LF).
+for suite in drm_sched_gpuprio xe_exec_queue_gpuprio amdgpu_ctx_prio; do
+	tr -d '\r' < "$console" | grep -qE "^ok [0-9]+ $suite\$"
+	tap $? "nogpuprio: KUnit $suite passed"
+done
+# No kernel trouble either.
+! grep -qE 'Kernel panic|BUG:|Oops|KASAN:|UBSAN:' "$console"
+tap $? "nogpuprio: no kernel trouble in the log"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
