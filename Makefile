@@ -33,6 +33,7 @@ help:
 	@echo '  make check        build everything, run all tests (host and guest)'
 	@echo '  make check-debug  the guest tests on a lockdep/KASAN/UBSAN kernel'
 	@echo '  make bench        what the feature costs against its peers'
+	@echo '  make effect       what GPU priority does to a frame rate (simgpu)'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make vm           boot the test kernel with a shell on the console'
@@ -195,6 +196,34 @@ bench:
 	@tests/bench/report.py $(OUT)/bench \
 		$(if $(BENCH_UPDATE_DOC),--doc docs/BENCHMARKS.md)
 # --- end of make bench ------------------------------------------------------
+
+# --- make effect ------------------------------------------------------------
+# What GPU priority does to a foreground app's frame rate, on simgpu, the
+# simulated GPU behind a real drm_gpu_scheduler (tests/simgpu): the test
+# kernel boots once with gpunice.effect (tests/guest/effect.sh runs
+# tests/simgpu/gpuload in every scenario), tests/effect/report.py prints the
+# table and writes it with its plot into docs/EFFECT.md. Not in make check.
+# EFFECT_RUNS: runs per scenario (medians), EFFECT_SECONDS: seconds per run.
+GUEST_PROGS += $(TESTBIN)/gpuload
+guest-bin: $(TESTBIN)/gpuload
+$(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \
+		tools/gpunice/include/gpuprio.h kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
+		-I tools/gpunice/include -iquote tests/simgpu -o $@ $<
+
+EFFECT_RUNS ?= 3
+EFFECT_SECONDS ?= 5
+.PHONY: effect
+effect: deps
+	@scripts/install-deps.sh gnuplot-nox
+	@$(MAKE) --no-print-directory kernel initramfs
+	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
+	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
+		$(EFFECT_RUNS) $(EFFECT_SECONDS)
+	@tests/effect/report.py $(OUT)/effect --doc docs/EFFECT.md
+# --- end of make effect -----------------------------------------------------
 
 check-patches: kernel
 	@$(call placeholder,host-patches)
