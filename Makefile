@@ -133,6 +133,7 @@ check: deps
 	@tests/summarize.py $(OUT)/check
 
 demo: deps
+	@scripts/install-deps.sh gnuplot-nox
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"

@@ -15,6 +15,9 @@ if ! grep -q '^@@DEMO-END' "$log"; then
 	tail -n 40 "$log"
 	exit 1
 fi
-sed -n '/^@@DEMO-BEGIN/,/^@@DEMO-END/p' "$log" | tr -d '\r' | sed '1d;$d'
+sed -n '/^@@DEMO-BEGIN/,/^@@DEMO-END/p' "$log" | tr -d '\r' | sed '1d;$d' |
+	grep -v '^@@DEMO-FPS '
 echo "  (guest booted and ran in $(cat "$results/guest-seconds") s)"
+# The effect step's fps over time, as a plot (tests/guest/demo-effect.sh).
+"$here/effect/demo-plot.sh" "$log" "$results"
 grep -q '^@@DEMO-END rc=0' "$log"

@@ -31,29 +31,7 @@ emit() { # emit <scenario> <run> <role> <file>
 	grep -v '^gpuload: ' "$4" | sed "s/^/@@EFFECT $1 $2 stderr /"
 }
 
-# simgpu with a credit limit, freshly loaded (no file may be open on it).
-ko=
-for f in /tests/bin/simgpu.ko /lib/modules/*/simgpu.ko; do
-	[ -f "$f" ] && ko=$f && break
-done
-load_simgpu() { # load_simgpu <credits>
-	if [ -z "$ko" ]; then
-		# Built in: only its default credit limit can be measured.
-		[ "$(cat /sys/module/simgpu/parameters/credits 2>/dev/null)" \
-			= "$1" ]
-		return
-	fi
-	if [ -d /sys/module/simgpu ]; then
-		rmmod simgpu || return 1
-	fi
-	insmod "$ko" credits="$1" || return 1
-	# devtmpfs creates the node; wait until it is there.
-	i=0
-	while ! ls /dev/dri/renderD* >/dev/null 2>&1 && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+. /tests/simgpu-load.sh
 
 hog_pid=
 start_hog() { # start_hog <job ms> <command prefix...>
