@@ -94,6 +94,31 @@ $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
 GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
 	$(TESTBIN)/gpuprio-threads
 
+# --- simgpu ----------------------------------------------------------------
+# The simulated GPU of tests/simgpu: test equipment, never in the series. An
+# out-of-tree module built in $(OUT)/simgpu against the test kernel (and
+# copied there, so that the repository gets no build products), loaded in
+# the guest from /tests/bin/simgpu.ko; simgpu_test is its guest suite's
+# program (tests/guest/suites/70-simgpu).
+SIMGPU_SRC := tests/simgpu/Kbuild tests/simgpu/simgpu.c tests/simgpu/simgpu_drm.h
+SIMGPU_OUT := $(OUT)/simgpu
+$(TESTBIN)/simgpu.ko: $(SIMGPU_SRC) kernel
+	@mkdir -p $(SIMGPU_OUT) $(TESTBIN)
+	@for f in $(SIMGPU_SRC); do \
+		cmp -s $$f $(SIMGPU_OUT)/$${f##*/} || cp $$f $(SIMGPU_OUT)/; done
+	@test -f $(KDIR)/Module.symvers || \
+		$(MAKE) -s -C $(KDIR) -j$(JOBS) modules
+	@$(MAKE) -s -C $(KDIR) M=$(SIMGPU_OUT) modules
+	@cmp -s $(SIMGPU_OUT)/simgpu.ko $@ || cp $(SIMGPU_OUT)/simgpu.ko $@
+$(TESTBIN)/simgpu_test: tests/simgpu/simgpu_test.c tests/simgpu/simgpu_drm.h \
+		kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
+		-iquote tests/simgpu -I tools/gpunice/include -o $@ $<
+GUEST_PROGS += $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
+# --- end of simgpu ---------------------------------------------------------
+
 guest-bin: $(GUEST_PROGS)
 
 initramfs: guest-bin

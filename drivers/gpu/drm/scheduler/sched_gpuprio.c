@@ -27,12 +27,20 @@
  * drm_sched_entity_set_priority(): it does not clamp to the scheduler's
  * number of run queues, and the new priority only takes effect when the
  * entity picks a scheduler again in drm_sched_job_arm(), on an idle entity,
- * which an entity with a single scheduler never does.
+ * which an entity with a single scheduler never does. A busy entity, one
+ * that always has jobs queued as a GPU hog does, would never be idle at
+ * that point either, so an entity with a single scheduler is moved to its
+ * new run queue at once, jobs queued or not: its jobs stay in order in its
+ * own job queue, and only which run queue the scheduler finds them on
+ * changes.
  */
 
 #include <linux/export.h>
 #include <linux/gpuprio.h>
+#include <linux/lockdep.h>
+#include <linux/list.h>
 #include <linux/minmax.h>
+#include <linux/rbtree.h>
 #include <linux/sched.h>
 
 #include <drm/gpu_scheduler.h>
@@ -78,18 +86,52 @@ drm_sched_priority_clamp(const struct drm_gpu_scheduler *sched,
 	return max_t(s32, (s32)sched->num_rqs - 1, DRM_SCHED_PRIORITY_KERNEL);
 }
 
+/*
+ * Move a single-scheduler entity to @rq with its place in the scheduler:
+ * on @rq's entity list if it was on its old run queue's (it has or had jobs
+ * queued), and in @rq's FIFO tree with the submission time of its oldest
+ * waiting job if it was in the old tree. The scheduler may be picking this
+ * entity right now: it holds no lock of the entity between choosing it and
+ * popping its job, and finds its next job on whatever run queue the entity
+ * is on by then, as after drm_sched_entity_select_rq().
+ *
+ * drm_sched_rq_add_entity() and drm_sched_rq_remove_entity() take the run
+ * queue's lock under the entity's, as drm_sched_entity_push_job() does.
+ */
+static void drm_sched_entity_move_locked(struct drm_sched_entity *entity,
+					 struct drm_sched_rq *rq)
+{
+	bool listed = !list_empty(&entity->list);
+	bool in_tree = !RB_EMPTY_NODE(&entity->rb_tree_node);
+	ktime_t oldest = entity->oldest_job_waiting;
+
+	lockdep_assert_held(&entity->lock);
+
+	drm_sched_rq_remove_entity(entity->rq, entity);
+	entity->rq = rq;
+	if (!listed)
+		return;
+	drm_sched_rq_add_entity(rq, entity);
+	if (in_tree)
+		drm_sched_rq_update_fifo_locked(entity, oldest);
+}
+
 /**
  * drm_sched_entity_refresh_priority - give an entity a new priority
  * @entity: scheduler entity
  * @priority: the new priority, clamped to the run queues of the entity's
  *	      scheduler
  *
- * Like drm_sched_entity_set_priority(), the new priority applies to the
- * entity's next job once it has no job queued, so that its jobs keep their
- * order. An entity that can move between several schedulers moves at its
- * next drm_sched_job_arm(); one with a single scheduler is moved here, or
- * at a later call if it still has jobs queued. Call it where
- * drm_sched_job_arm() is called, under the same lock, before arming.
+ * An entity with a single scheduler is moved to the run queue of its new
+ * priority here, even with jobs queued: the scheduler takes its next job
+ * from there. Its jobs keep their order, they are in its own job queue.
+ * An entity that can move between several schedulers takes its new
+ * priority when drm_sched_job_arm() next picks a scheduler for it, once it
+ * has no job queued, as with drm_sched_entity_set_priority().
+ *
+ * Call it where drm_sched_job_arm() is called, under the same lock, before
+ * arming: that lock keeps drm_sched_entity_push_job() of this entity from
+ * adding it to a run queue meanwhile.
  *
  * Returns true if the entity's priority changed.
  */
@@ -111,11 +153,8 @@ bool drm_sched_entity_refresh_priority(struct drm_sched_entity *entity,
 	entity->priority = priority;
 
 	rq = sched->sched_rq[priority];
-	if (!entity->sched_list && entity->rq != rq &&
-	    !spsc_queue_count(&entity->job_queue)) {
-		drm_sched_rq_remove_entity(entity->rq, entity);
-		entity->rq = rq;
-	}
+	if (!entity->sched_list && entity->rq != rq)
+		drm_sched_entity_move_locked(entity, rq);
 	spin_unlock(&entity->lock);
 	return changed;
 }

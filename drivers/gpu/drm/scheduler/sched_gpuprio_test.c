@@ -12,6 +12,8 @@
 #include <linux/dma-fence.h>
 #include <linux/gpuprio.h>
 #include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -30,6 +32,8 @@ struct sched_test {
 	/* Tags of the jobs in the order run_job saw them. */
 	int ran[TEST_MAX_JOBS];
 	atomic_t num_ran;
+	/* drm_sched keeps its run queues in FIFO order (the default policy). */
+	bool fifo;
 };
 
 struct sched_test_job {
@@ -161,6 +165,8 @@ static void sched_test_push(struct kunit *test,
 	drm_sched_job_arm(&job->base);
 	env->done[env->num_jobs++] = dma_fence_get(&job->base.s_fence->finished);
 	drm_sched_entity_push_job(&job->base);
+	/* Only the FIFO policy sorts the entities of a run queue in a tree. */
+	env->fifo = !RB_EMPTY_NODE(&entity->rb_tree_node);
 }
 
 /* Start submission, wait for every job and check the order they ran in. */
@@ -289,17 +295,63 @@ static void sched_gpuprio_test_refresh_idle(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, drm_sched_entity_refresh_priority(task, high));
 	KUNIT_EXPECT_PTR_EQ(test, task->rq,
 			    env->sched.sched_rq[DRM_SCHED_PRIORITY_HIGH]);
+	/* Without a job it is on no run queue, as before the move. */
+	KUNIT_EXPECT_TRUE(test, list_empty(&task->list));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&task->rb_tree_node));
 
 	sched_test_push(test, other, 2);
 	sched_test_push(test, task, 1);
 	sched_test_run(test, order, ARRAY_SIZE(order));
 }
 
-/* With jobs queued the entity stays put, and moves at a later refresh. */
+/* Whether the scheduler can find @entity's jobs on @rq. */
+static void sched_test_expect_on_rq(struct kunit *test,
+				    struct drm_sched_entity *entity,
+				    struct drm_sched_rq *rq)
+{
+	struct sched_test *env = test->priv;
+
+	KUNIT_EXPECT_PTR_EQ(test, entity->rq, rq);
+	KUNIT_EXPECT_FALSE(test, list_empty(&entity->list));
+	if (!env->fifo)
+		return;
+	KUNIT_EXPECT_FALSE(test, RB_EMPTY_NODE(&entity->rb_tree_node));
+	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&rq->rb_tree_root),
+			    &entity->rb_tree_node);
+}
+
+/*
+ * A busy entity lowered, as a GPU hog that always has jobs queued: its next
+ * job already comes from the lower run queue, after the other entity's, and
+ * its own jobs keep their order.
+ */
 static void sched_gpuprio_test_refresh_busy(struct kunit *test)
 {
+	const enum drm_sched_priority low = DRM_SCHED_PRIORITY_LOW;
+	static const int order[] = { 1, 2, 3, 4 };
+	struct drm_sched_entity *hog, *other;
+	struct sched_test *env;
+
+	env = sched_test_init(test, DRM_SCHED_PRIORITY_COUNT);
+	hog = sched_test_entity(test, DRM_SCHED_PRIORITY_HIGH);
+	other = sched_test_entity(test, DRM_SCHED_PRIORITY_NORMAL);
+
+	sched_test_push(test, hog, 2);
+	sched_test_push(test, hog, 3);
+	sched_test_push(test, other, 1);
+	KUNIT_EXPECT_TRUE(test, drm_sched_entity_refresh_priority(hog, low));
+	sched_test_expect_on_rq(test, hog, env->sched.sched_rq[low]);
+	KUNIT_EXPECT_TRUE(test, list_empty(&env->sched.sched_rq
+					   [DRM_SCHED_PRIORITY_HIGH]->entities));
+	sched_test_push(test, hog, 4);
+	sched_test_run(test, order, ARRAY_SIZE(order));
+}
+
+/* And a busy entity raised goes before the entity it queued behind. */
+static void sched_gpuprio_test_refresh_busy_raise(struct kunit *test)
+{
 	const enum drm_sched_priority high = DRM_SCHED_PRIORITY_HIGH;
-	static const int order[] = { 3, 1, 2 };
+	static const int order[] = { 1, 2, 3 };
 	struct drm_sched_entity *task, *other;
 	struct sched_test *env;
 
@@ -307,17 +359,38 @@ static void sched_gpuprio_test_refresh_busy(struct kunit *test)
 	task = sched_test_entity(test, DRM_SCHED_PRIORITY_LOW);
 	other = sched_test_entity(test, DRM_SCHED_PRIORITY_NORMAL);
 
-	sched_test_push(test, task, 3);
-	KUNIT_EXPECT_TRUE(test, drm_sched_entity_refresh_priority(task, high));
-	KUNIT_EXPECT_PTR_EQ(test, task->rq,
-			    env->sched.sched_rq[DRM_SCHED_PRIORITY_LOW]);
-	sched_test_run(test, order, 1);
-
-	KUNIT_EXPECT_FALSE(test, drm_sched_entity_refresh_priority(task, high));
-	KUNIT_EXPECT_PTR_EQ(test, task->rq,
-			    env->sched.sched_rq[DRM_SCHED_PRIORITY_HIGH]);
-	sched_test_push(test, other, 2);
+	sched_test_push(test, other, 3);
 	sched_test_push(test, task, 1);
+	sched_test_push(test, task, 2);
+	KUNIT_EXPECT_TRUE(test, drm_sched_entity_refresh_priority(task, high));
+	sched_test_expect_on_rq(test, task, env->sched.sched_rq[high]);
+	sched_test_run(test, order, ARRAY_SIZE(order));
+}
+
+/*
+ * A busy entity moved keeps the age of its oldest job in its new run
+ * queue's FIFO order: it was waiting before the entity already there.
+ */
+static void sched_gpuprio_test_refresh_busy_fifo(struct kunit *test)
+{
+	const enum drm_sched_priority normal = DRM_SCHED_PRIORITY_NORMAL;
+	static const int order[] = { 1, 2, 3 };
+	struct drm_sched_entity *task, *other;
+	struct sched_test *env;
+
+	env = sched_test_init(test, DRM_SCHED_PRIORITY_COUNT);
+	task = sched_test_entity(test, DRM_SCHED_PRIORITY_HIGH);
+	other = sched_test_entity(test, normal);
+
+	sched_test_push(test, task, 1);
+	sched_test_push(test, task, 2);
+	/* KUnit may run before a fine clocksource: tell the times apart. */
+	msleep(20);
+	sched_test_push(test, other, 3);
+	if (!env->fifo)
+		kunit_skip(test, "drm_sched runs its run queues round-robin");
+	KUNIT_EXPECT_TRUE(test, drm_sched_entity_refresh_priority(task, normal));
+	sched_test_expect_on_rq(test, task, env->sched.sched_rq[normal]);
 	sched_test_run(test, order, ARRAY_SIZE(order));
 }
 
@@ -361,6 +434,8 @@ static struct kunit_case sched_gpuprio_tests[] = {
 	KUNIT_CASE(sched_gpuprio_test_order),
 	KUNIT_CASE(sched_gpuprio_test_refresh_idle),
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy),
+	KUNIT_CASE(sched_gpuprio_test_refresh_busy_raise),
+	KUNIT_CASE(sched_gpuprio_test_refresh_busy_fifo),
 	KUNIT_CASE(sched_gpuprio_test_clamp),
 	KUNIT_CASE(sched_gpuprio_test_clamp_two),
 	{}

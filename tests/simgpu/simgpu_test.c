@@ -1,0 +1,793 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of simgpu (tests/simgpu/simgpu.c) in the test guest, TAP on stdout:
+ * the order in which the engine runs jobs of entities of different GPU
+ * priorities, the wait bound of the non-preemptive model, priority changes
+ * at the next submission, ioctl errors, and closing files with jobs queued.
+ * Orders and bounds only: never rates.
+ *
+ * Needs the module loaded, root (to raise a priority), and the GPU priority
+ * syscalls (<gpuprio.h>).
+ *
+ * usage: simgpu_test [first TAP number]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gpuprio.h>
+
+#include "simgpu_drm.h"
+
+/* enum drm_sched_priority */
+#define PRIO_HIGH	1
+#define PRIO_NORMAL	2
+#define PRIO_LOW	3
+
+#define MS		1000000ULL
+#define US		1000ULL
+#define MAX_JOBS	4096
+
+static int tap_n;
+static int tap_failed;
+
+static void tap(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!ok)
+		tap_failed++;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { ns / 1000000000ULL, ns % 1000000000ULL };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static char render_node[64];
+
+/* The render node whose driver is simgpu. */
+static int find_simgpu(void)
+{
+	glob_t g;
+	size_t i;
+
+	if (glob("/dev/dri/renderD*", 0, NULL, &g))
+		return -1;
+	for (i = 0; i < g.gl_pathc; i++) {
+		char name[32] = "";
+		struct drm_version v = { .name = name,
+					 .name_len = sizeof(name) - 1 };
+		int fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) &&
+		    !strcmp(name, "simgpu")) {
+			snprintf(render_node, sizeof(render_node), "%s",
+				 g.gl_pathv[i]);
+			close(fd);
+			globfree(&g);
+			return 0;
+		}
+		close(fd);
+	}
+	globfree(&g);
+	return -1;
+}
+
+static int simgpu_open(void)
+{
+	int fd = open(render_node, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(render_node);
+		exit(2);
+	}
+	return fd;
+}
+
+/* 0 or the errno of the submission. */
+static int submit(int fd, uint64_t duration_ns, uint64_t *handle,
+		  uint32_t *priority)
+{
+	struct drm_simgpu_submit s = { .duration_ns = duration_ns };
+
+	if (ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s))
+		return errno;
+	if (handle)
+		*handle = s.handle;
+	if (priority)
+		*priority = s.priority;
+	return 0;
+}
+
+struct job {
+	uint64_t submit_ns, start_ns, end_ns, duration_ns;
+	uint32_t priority;
+	int owner;	/* which client submitted it */
+};
+
+/* 0 or the errno of the wait; fills @job's times. */
+static int wait_job(int fd, uint64_t handle, int64_t timeout_ns,
+		    struct job *job)
+{
+	struct drm_simgpu_wait w = { .handle = handle,
+				     .timeout_ns = timeout_ns };
+
+	if (ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, &w))
+		return errno;
+	if (job) {
+		job->submit_ns = w.submit_ns;
+		job->start_ns = w.start_ns;
+		job->end_ns = w.end_ns;
+	}
+	return 0;
+}
+
+static void must(int err, const char *what)
+{
+	if (err) {
+		fprintf(stderr, "simgpu_test: %s: %s\n", what, strerror(err));
+		exit(2);
+	}
+}
+
+static unsigned int module_param(const char *name)
+{
+	char path[128];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/simgpu/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &v) != 1) {
+		fprintf(stderr, "simgpu_test: cannot read %s\n", path);
+		exit(2);
+	}
+	fclose(f);
+	return v;
+}
+
+static int set_gpuprio(pid_t tid, int prio)
+{
+	return gpuprio_set(GPUPRIO_WHO_PROCESS, tid, prio) ? errno : 0;
+}
+
+/* The value of "key:" in the fdinfo of @fd, or "" */
+static void fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	val[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = line + klen;
+
+		if (strncmp(line, key, klen) || *v != ':')
+			continue;
+		v++;
+		v += strspn(v, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(val, len, "%s", v);
+		break;
+	}
+	fclose(f);
+}
+
+/* --- clients ------------------------------------------------------------ */
+
+/*
+ * A hog keeps @depth jobs of @job_ns queued back to back; a frame client
+ * submits one job, waits for it, then sleeps @gap_ns. Each records its jobs
+ * in the shared log.
+ */
+struct client {
+	pthread_t thread;
+	pid_t tid;
+	int id;
+	bool hog;
+	uint64_t job_ns;
+	int depth;
+	uint64_t gap_ns;
+	int frames;
+	int prio_at_open;	/* GPU priority set before opening, or -1 */
+	volatile bool *stop;
+	volatile bool ready;
+	struct job *log;
+	int count;
+};
+
+static void client_record(struct client *c, int fd, uint64_t handle,
+			  uint32_t priority)
+{
+	struct job *j = &c->log[c->count];
+
+	must(wait_job(fd, handle, INT64_MAX, j), "wait");
+	j->priority = priority;
+	j->duration_ns = c->job_ns;
+	j->owner = c->id;
+	if (c->count < MAX_JOBS - 1)
+		c->count++;
+}
+
+static void *client_main(void *arg)
+{
+	struct client *c = arg;
+	uint64_t handles[64] = { 0 };
+	uint32_t prios[64] = { 0 };
+	int fd, head = 0, tail = 0;
+
+	c->tid = syscall(SYS_gettid);
+	if (c->prio_at_open >= 0)
+		must(set_gpuprio(0, c->prio_at_open), "gpuprio_set");
+	fd = simgpu_open();
+	c->ready = true;
+
+	if (!c->hog) {
+		while (c->count < c->frames && !*c->stop) {
+			must(submit(fd, c->job_ns, &handles[0], &prios[0]),
+			     "submit");
+			client_record(c, fd, handles[0], prios[0]);
+			sleep_ns(c->gap_ns);
+		}
+		close(fd);
+		return NULL;
+	}
+	while (!*c->stop) {
+		while (tail - head < c->depth) {
+			must(submit(fd, c->job_ns, &handles[tail % 64],
+				    &prios[tail % 64]), "submit");
+			tail++;
+		}
+		client_record(c, fd, handles[head % 64], prios[head % 64]);
+		head++;
+	}
+	while (head < tail) {
+		client_record(c, fd, handles[head % 64], prios[head % 64]);
+		head++;
+	}
+	close(fd);
+	return NULL;
+}
+
+static void client_start(struct client *c)
+{
+	c->log = calloc(MAX_JOBS, sizeof(*c->log));
+	if (!c->log || pthread_create(&c->thread, NULL, client_main, c))
+		exit(2);
+	while (!c->ready)
+		sleep_ns(100 * US);
+}
+
+/* --- checks ------------------------------------------------------------- */
+
+/* All jobs of the run, in the order the engine ran them. */
+struct run {
+	struct job *jobs;
+	int count;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+static void run_collect(struct run *r, struct client **clients, int n)
+{
+	int i, total = 0;
+
+	for (i = 0; i < n; i++)
+		total += clients[i]->count;
+	r->jobs = calloc(total ? total : 1, sizeof(*r->jobs));
+	if (!r->jobs)
+		exit(2);
+	r->count = 0;
+	for (i = 0; i < n; i++) {
+		memcpy(r->jobs + r->count, clients[i]->log,
+		       clients[i]->count * sizeof(*r->jobs));
+		r->count += clients[i]->count;
+	}
+	qsort(r->jobs, r->count, sizeof(*r->jobs), by_start);
+}
+
+/*
+ * The engine takes a job when one of its credits is free: the job run
+ * @credits places earlier has ended by then (jobs end in the order they were
+ * handed). So a job at place p was chosen after end[p - credits]; any job of
+ * a higher priority already queued (its submit_ns is taken once the
+ * scheduler can see it) must have been chosen first. Returns the number of
+ * such inversions; @checked counts the pairs where it could have happened.
+ */
+static int run_inversions(const struct run *r, unsigned int credits,
+			  int high_owner, int low_owner, uint64_t low_since,
+			  int *checked, char *example, size_t len)
+{
+	int p, q, bad = 0;
+
+	*checked = 0;
+	for (p = credits; p < r->count; p++) {
+		const struct job *l = &r->jobs[p];
+		uint64_t chosen_after = r->jobs[p - credits].end_ns;
+
+		if (l->owner != low_owner || chosen_after < low_since)
+			continue;
+		for (q = p + 1; q < r->count; q++) {
+			const struct job *h = &r->jobs[q];
+
+			if (h->owner != high_owner)
+				continue;
+			if (h->submit_ns >= chosen_after)
+				continue;
+			/* h was queued when l was chosen, yet ran after it */
+			if (!bad++)
+				snprintf(example, len,
+					 "job queued at %llu us started at %llu us, after a lower one chosen after %llu us",
+					 (unsigned long long)h->submit_ns / US,
+					 (unsigned long long)h->start_ns / US,
+					 (unsigned long long)chosen_after / US);
+		}
+		/* Pairs where h was queued when l was chosen. */
+		for (q = 0; q < r->count; q++) {
+			const struct job *h = &r->jobs[q];
+
+			if (h->owner == high_owner &&
+			    h->submit_ns < chosen_after &&
+			    h->end_ns > chosen_after)
+				(*checked)++;
+		}
+	}
+	return bad;
+}
+
+/* How much later than its duration a job ended, at most, in @r. */
+static uint64_t run_max_late(const struct run *r)
+{
+	uint64_t late, max = 0;
+	int i;
+
+	for (i = 0; i < r->count; i++) {
+		late = r->jobs[i].end_ns - r->jobs[i].start_ns -
+		       r->jobs[i].duration_ns;
+		if (late > max)
+			max = late;
+	}
+	return max;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* --- tests -------------------------------------------------------------- */
+
+/*
+ * The timer resolution the guest gets: 2 ms jobs one at a time, how much
+ * later than 2 ms after its start each one ended. Never earlier.
+ */
+static void test_timer(void)
+{
+	enum { N = 100 };
+	uint64_t late[N], handle = 0;
+	struct job j = { 0 };
+	int fd = simgpu_open(), i, early = 0;
+
+	for (i = 0; i < N; i++) {
+		must(submit(fd, 2 * MS, &handle, NULL), "submit");
+		must(wait_job(fd, handle, INT64_MAX, &j), "wait");
+		if (j.end_ns - j.start_ns < 2 * MS)
+			early++;
+		late[i] = j.end_ns - j.start_ns - 2 * MS;
+	}
+	close(fd);
+	qsort(late, N, sizeof(late[0]), cmp_u64);
+	printf("# timer: 2 ms jobs ended late by min %llu us, median %llu us, p90 %llu us, max %llu us (n=%d)\n",
+	       (unsigned long long)late[0] / US,
+	       (unsigned long long)late[N / 2] / US,
+	       (unsigned long long)late[N * 9 / 10] / US,
+	       (unsigned long long)late[N - 1] / US, N);
+	tap(!early, "timer: no job ends before its duration (%d early of %d)",
+	    early, N);
+}
+
+/*
+ * A hog lowered to LOW with jobs always queued, and a NORMAL client's
+ * frames: (a) no LOW job is chosen while a NORMAL one is queued, and (b)
+ * each NORMAL job waits at most credits hog jobs plus its own.
+ */
+static void test_order_and_bound(unsigned int credits)
+{
+	volatile bool stop = false;
+	struct client hog = {
+		.id = 1, .hog = true, .job_ns = 4 * MS, .depth = 4,
+		.prio_at_open = GPUPRIO_BE_NICE(19), .stop = &stop,
+	};
+	struct client fg = {
+		.id = 2, .job_ns = 2 * MS, .gap_ns = 3 * MS, .frames = 60,
+		.prio_at_open = -1, .stop = &stop,
+	};
+	struct client *all[] = { &hog, &fg };
+	uint64_t bound, slack, late, worst = 0;
+	int i, bad, checked, contended = 0, over = 0, low_ok = 1;
+	char example[200] = "";
+	struct run r;
+
+	client_start(&hog);
+	sleep_ns(20 * MS);
+	client_start(&fg);
+	pthread_join(fg.thread, NULL);
+	stop = true;
+	pthread_join(hog.thread, NULL);
+	run_collect(&r, all, 2);
+
+	for (i = 0; i < hog.count; i++)
+		low_ok &= hog.log[i].priority == PRIO_LOW;
+	tap(low_ok && hog.count > 0, "hog at nice 19 runs LOW (%d jobs)",
+	    hog.count);
+
+	bad = run_inversions(&r, credits, fg.id, hog.id, 0, &checked,
+			     example, sizeof(example));
+	/* A frame that found hog jobs queued and not yet started. */
+	for (i = 0; i < fg.count; i++) {
+		int k;
+
+		for (k = 0; k < hog.count; k++)
+			if (hog.log[k].submit_ns < fg.log[i].submit_ns &&
+			    hog.log[k].start_ns > fg.log[i].submit_ns) {
+				contended++;
+				break;
+			}
+	}
+	tap(!bad && contended >= fg.count / 2 && checked > 0,
+	    "order: no LOW job chosen while a NORMAL one was queued (%d inversions, %d of %d frames contended, %d pairs checked)%s%s",
+	    bad, contended, fg.count, checked, bad ? ": " : "", example);
+
+	/*
+	 * The slack: every job on the way may end late by the timer's
+	 * latency (the worst seen in this run), and the scheduler's worker
+	 * takes a little time to hand the next job (1 ms).
+	 */
+	late = run_max_late(&r);
+	slack = (credits + 1) * late + 1 * MS;
+	bound = credits * hog.job_ns + fg.job_ns + slack;
+	for (i = 0; i < fg.count; i++) {
+		uint64_t w = fg.log[i].end_ns - fg.log[i].submit_ns;
+
+		if (w > worst)
+			worst = w;
+		over += w > bound;
+	}
+	tap(!over && fg.count == fg.frames,
+	    "bound: every NORMAL job done within %u x 4 ms + 2 ms + %llu us slack = %llu us (worst %llu us, %d over, timer late by at most %llu us)",
+	    credits, (unsigned long long)slack / US,
+	    (unsigned long long)bound / US, (unsigned long long)worst / US,
+	    over, (unsigned long long)late / US);
+	free(r.jobs);
+	free(hog.log);
+	free(fg.log);
+}
+
+/* (c) a change of the task's GPU priority applies at its next submission */
+static void test_priority_change(void)
+{
+	static const struct {
+		int gpuprio;
+		uint32_t want;
+		const char *name;
+	} steps[] = {
+		{ GPUPRIO_DEFAULT, PRIO_NORMAL, "normal" },
+		{ GPUPRIO_BE_NICE(10), PRIO_LOW, "low" },
+		{ GPUPRIO_BE_NICE(-5), PRIO_HIGH, "high" },
+		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), PRIO_LOW, "low" },
+		{ GPUPRIO_DEFAULT, PRIO_NORMAL, "normal" },
+	};
+	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	int fd = simgpu_open();
+	unsigned int i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		uint32_t prio = 0;
+		uint64_t handle = 0;
+		char val[64];
+
+		must(set_gpuprio(0, steps[i].gpuprio), "gpuprio_set");
+		must(submit(fd, 100 * US, &handle, &prio), "submit");
+		must(wait_job(fd, handle, INT64_MAX, NULL), "wait");
+		fdinfo(fd, "simgpu-priority-sim0", val, sizeof(val));
+		tap(prio == steps[i].want && !strcmp(val, steps[i].name),
+		    "priority: gpuprio 0x%x applies at the next submission (armed %u, want %u; fdinfo '%s')",
+		    steps[i].gpuprio, prio, steps[i].want, val);
+	}
+	close(fd);
+	if (saved >= 0)
+		set_gpuprio(0, saved);
+}
+
+/*
+ * (c) a busy hog (jobs always queued) lowered by another task while it
+ * runs: its next job is armed LOW, and from then on no hog job is chosen
+ * while a NORMAL frame is queued.
+ */
+static void test_busy_lowered(unsigned int credits)
+{
+	volatile bool stop = false;
+	struct client hog = {
+		.id = 1, .hog = true, .job_ns = 4 * MS, .depth = 4,
+		.prio_at_open = -1, .stop = &stop,
+	};
+	struct client fg = {
+		.id = 2, .job_ns = 2 * MS, .gap_ns = 3 * MS, .frames = 60,
+		.prio_at_open = -1, .stop = &stop,
+	};
+	struct client *all[] = { &hog, &fg };
+	int i, bad, checked, before = 0, after = 0, wrong = 0;
+	uint64_t changed, first_low = UINT64_MAX;
+	bool in_flight = true;
+	char example[200] = "";
+	struct run r;
+
+	client_start(&hog);
+	client_start(&fg);
+	sleep_ns(150 * MS);
+	must(set_gpuprio(hog.tid, GPUPRIO_BE_NICE(19)), "gpuprio_set hog");
+	changed = now_ns();
+	pthread_join(fg.thread, NULL);
+	stop = true;
+	pthread_join(hog.thread, NULL);
+	run_collect(&r, all, 2);
+
+	for (i = 0; i < hog.count; i++) {
+		const struct job *j = &hog.log[i];
+
+		if (j->priority == PRIO_LOW && j->submit_ns < first_low)
+			first_low = j->submit_ns;
+		if (j->submit_ns < changed) {
+			before += j->priority == PRIO_NORMAL;
+			continue;
+		}
+		/*
+		 * submit_ns is taken at the end of the ioctl: the first job
+		 * after the change may have been armed just before it.
+		 */
+		if (in_flight) {
+			in_flight = false;
+			continue;
+		}
+		after++;
+		wrong += j->priority != PRIO_LOW;
+	}
+	tap(before > 0 && after > 0 && !wrong,
+	    "busy hog lowered: every job submitted after the change is LOW (%d NORMAL before, %d after, %d not LOW)",
+	    before, after, wrong);
+
+	/* The refresh at the first LOW submission moved its queued jobs. */
+	bad = run_inversions(&r, credits, fg.id, hog.id, first_low, &checked,
+			     example, sizeof(example));
+	tap(!bad && checked > 0,
+	    "busy hog lowered: none of its jobs chosen while a NORMAL one was queued after its next submission (%d inversions, %d pairs checked)%s%s",
+	    bad, checked, bad ? ": " : "", example);
+	free(r.jobs);
+	free(hog.log);
+	free(fg.log);
+}
+
+/* (d) bad ioctls get their errno and change nothing */
+static void test_errors(unsigned int engines)
+{
+	static const struct {
+		struct drm_simgpu_submit s;
+		const char *what;
+	} bad_submits[] = {
+		{ { .duration_ns = 0 }, "0 ns" },
+		{ { .duration_ns = SIMGPU_MAX_JOB_NS + 1 }, "1 s + 1 ns" },
+		{ { .duration_ns = MS, .flags = 1 }, "flags" },
+		{ { .duration_ns = MS, .pad = 1 }, "pad" },
+		{ { .duration_ns = MS, .engine = ~0U }, "engine ~0" },
+	};
+	struct drm_simgpu_wait w;
+	uint64_t handle = 0;
+	struct job j = { 0 };
+	char busy[64];
+	unsigned int i;
+	int fd = simgpu_open(), err;
+
+	for (i = 0; i < sizeof(bad_submits) / sizeof(bad_submits[0]); i++) {
+		struct drm_simgpu_submit s = bad_submits[i].s;
+
+		err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
+		tap(err == EINVAL && !s.handle,
+		    "errors: submit with %s is EINVAL (%s)",
+		    bad_submits[i].what, strerror(err));
+	}
+	{
+		struct drm_simgpu_submit s = { .duration_ns = MS,
+					       .engine = engines };
+
+		err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
+		tap(err == EINVAL, "errors: submit to engine %u of %u is EINVAL (%s)",
+		    engines, engines, strerror(err));
+	}
+	fdinfo(fd, "drm-engine-sim0", busy, sizeof(busy));
+	tap(!strcmp(busy, "0 ns"),
+	    "errors: rejected jobs never ran (busy '%s')", busy);
+
+	err = wait_job(fd, 1, 0, NULL);
+	tap(err == ENOENT, "errors: wait for a handle never given is ENOENT (%s)",
+	    strerror(err));
+
+	/* The first good job gets handle 1: the bad ones took none. */
+	must(submit(fd, 200 * MS, &handle, NULL), "submit");
+	tap(handle == 1, "errors: the first job after them gets handle 1 (%llu)",
+	    (unsigned long long)handle);
+
+	memset(&w, 0, sizeof(w));
+	w.handle = handle;
+	w.flags = 1;
+	err = ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, &w) ? errno : 0;
+	tap(err == EINVAL, "errors: wait with flags is EINVAL (%s)",
+	    strerror(err));
+	w.flags = 0;
+	w.pad = 1;
+	err = ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, &w) ? errno : 0;
+	tap(err == EINVAL, "errors: wait with pad is EINVAL (%s)",
+	    strerror(err));
+	w.pad = 0;
+	w.timeout_ns = -1;
+	err = ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, &w) ? errno : 0;
+	tap(err == EINVAL, "errors: wait with a negative timeout is EINVAL (%s)",
+	    strerror(err));
+
+	err = wait_job(fd, handle, 0, NULL);
+	tap(err == ETIME, "errors: polling a running job is ETIME (%s)",
+	    strerror(err));
+	err = wait_job(fd, handle, 10 * MS, NULL);
+	tap(err == ETIME, "errors: waiting 10 ms for a 200 ms job is ETIME (%s)",
+	    strerror(err));
+	err = wait_job(fd, handle, INT64_MAX, &j);
+	tap(!err && j.end_ns - j.start_ns >= 200 * MS,
+	    "errors: after them the job still runs its 200 ms (%s, %llu us)",
+	    strerror(err), (unsigned long long)(j.end_ns - j.start_ns) / US);
+	err = wait_job(fd, handle, 0, NULL);
+	tap(err == ENOENT, "errors: a handle waited for is gone: ENOENT (%s)",
+	    strerror(err));
+	close(fd);
+}
+
+/* fdinfo in the DRM format, with busy time of the jobs that ran */
+static void test_fdinfo(void)
+{
+	char driver[64], client[64], busy[64];
+	uint64_t handle = 0, ns = 0;
+	int fd = simgpu_open(), i;
+
+	for (i = 0; i < 5; i++) {
+		must(submit(fd, 3 * MS, &handle, NULL), "submit");
+		must(wait_job(fd, handle, INT64_MAX, NULL), "wait");
+	}
+	fdinfo(fd, "drm-driver", driver, sizeof(driver));
+	fdinfo(fd, "drm-client-id", client, sizeof(client));
+	fdinfo(fd, "drm-engine-sim0", busy, sizeof(busy));
+	sscanf(busy, "%llu", (unsigned long long *)&ns);
+	tap(!strcmp(driver, "simgpu") && client[0] && ns >= 15 * MS &&
+	    strstr(busy, " ns"),
+	    "fdinfo: drm-driver '%s', drm-client-id '%s', drm-engine-sim0 '%s' (5 x 3 ms)",
+	    driver, client, busy);
+	close(fd);
+}
+
+/*
+ * (e) files closed with jobs queued and running: by close(), by exit, and
+ * by SIGKILL. The kernel log (checked by the harness) must stay clean and
+ * the module must unload afterwards (checked by the suite).
+ */
+static void test_close(void)
+{
+	int fd, i, status;
+	uint64_t start, took;
+	pid_t pid;
+
+	fd = simgpu_open();
+	for (i = 0; i < 6; i++)
+		must(submit(fd, 20 * MS, NULL, NULL), "submit");
+	start = now_ns();
+	close(fd);
+	took = now_ns() - start;
+	tap(took >= 80 * MS,
+	    "close: close() with 6 x 20 ms queued waits for them (%llu ms)",
+	    (unsigned long long)took / MS);
+
+	pid = fork();
+	if (!pid) {
+		fd = simgpu_open();
+		for (i = 0; i < 6; i++)
+			submit(fd, 20 * MS, NULL, NULL);
+		_exit(0);
+	}
+	tap(waitpid(pid, &status, 0) == pid && WIFEXITED(status),
+	    "close: a process exits with 6 x 20 ms jobs queued");
+
+	pid = fork();
+	if (!pid) {
+		fd = simgpu_open();
+		for (i = 0; i < 40; i++)
+			submit(fd, 50 * MS, NULL, NULL);
+		pause();
+		_exit(0);
+	}
+	sleep_ns(100 * MS);
+	kill(pid, SIGKILL);
+	start = now_ns();
+	tap(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status),
+	    "close: a process killed with 40 x 50 ms jobs queued");
+	took = now_ns() - start;
+	printf("# killed process reaped after %llu ms\n",
+	       (unsigned long long)took / MS);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int credits, engines;
+
+	if (argc > 1)
+		tap_n = atoi(argv[1]) - 1;
+	if (find_simgpu()) {
+		tap(false, "simgpu: no render node of driver simgpu");
+		return 1;
+	}
+	credits = module_param("credits");
+	engines = module_param("engines");
+	printf("# %s, credits=%u engines=%u\n", render_node, credits, engines);
+
+	test_timer();
+	test_errors(engines);
+	test_fdinfo();
+	test_priority_change();
+	test_order_and_bound(credits);
+	test_busy_lowered(credits);
+	test_close();
+	return tap_failed ? 1 : 0;
+}
