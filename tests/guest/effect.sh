@@ -117,10 +117,16 @@ scenario() { # scenario <name> <run>
 			--seconds $((secs * 3 / 2)) >$tmp/fg 2>&1 &
 		fg_pid=$!
 		sleep $((secs / 2))
+		# The time gpunice is started at, against the hog's first job
+		# armed LOW: how long the change took to act.
+		rm -f $tmp/gpunice.err
+		t0=$(gpuload --now)
 		kill -USR1 $fg_pid
 		gpunice -p "$hog_pid" -n 19 >$tmp/gpunice 2>&1 ||
-			sed 's/^/gpuload: gpunice failed: /' $tmp/gpunice >>$tmp/fg
+			sed 's/^/gpunice failed: /' $tmp/gpunice >$tmp/gpunice.err
 		wait $fg_pid
+		echo "gpuload: change at_ns=$t0" >>$tmp/fg
+		cat $tmp/gpunice.err >>$tmp/fg 2>/dev/null
 		stop_hog
 		check "$1" "$2" normal low ;;
 	tabs)

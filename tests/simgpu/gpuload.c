@@ -80,6 +80,12 @@ struct options {
 
 struct frame_stats {
 	long long *latency_ns;
+	/*
+	 * Where latency beyond the job's own length comes from: waiting to
+	 * start (other jobs, the scheduler's hand-off) and ending late (the
+	 * engine's timer).
+	 */
+	long long *queued_ns, *overrun_ns;
 	size_t frames, missed, cap;
 	long long start_ns, end_ns;	/* first frame start, last present */
 	/* from the last SIGUSR1 mark on */
@@ -286,12 +292,22 @@ static int set_thread_prio(int prio, const char *who)
 
 /* --- the frame loop -------------------------------------------------- */
 
+static void frame_stats_free(struct frame_stats *st)
+{
+	free(st->latency_ns);
+	free(st->queued_ns);
+	free(st->overrun_ns);
+}
+
 static int frame_stats_init(struct frame_stats *st, const struct options *o)
 {
 	memset(st, 0, sizeof(*st));
 	st->cap = (size_t)(o->fps * o->seconds) + 16;
 	st->latency_ns = calloc(st->cap, sizeof(*st->latency_ns));
-	if (!st->latency_ns) {
+	st->queued_ns = calloc(st->cap, sizeof(*st->queued_ns));
+	st->overrun_ns = calloc(st->cap, sizeof(*st->overrun_ns));
+	if (!st->latency_ns || !st->queued_ns || !st->overrun_ns) {
+		frame_stats_free(st);
 		fprintf(stderr, "gpuload: out of memory\n");
 		return -1;
 	}
@@ -381,6 +397,10 @@ static int frame_loop(int fd, const struct options *o, struct frame_stats *st,
 		    wait_job(fd, s.handle, &w))
 			return -1;
 		st->prio = s.priority;
+		st->queued_ns[st->frames] = (long long)(w.start_ns -
+							w.submit_ns);
+		st->overrun_ns[st->frames] = (long long)(w.end_ns -
+							 w.start_ns) - o->job_ns;
 		st->latency_ns[st->frames++] = (long long)(w.end_ns -
 							   w.submit_ns);
 		sec.frames++;
@@ -410,6 +430,8 @@ static void print_frame_result(const char *mode, const struct options *o,
 	size_t n = st->frames;
 
 	qsort(v, n, sizeof(*v), cmp_ll);
+	qsort(st->queued_ns, n, sizeof(*v), cmp_ll);
+	qsort(st->overrun_ns, n, sizeof(*v), cmp_ll);
 	printf("gpuload: mode=%s fps=%.2f missed=%zu frames=%zu seconds=%.2f "
 	       "p50_us=%lld p99_us=%lld max_us=%lld target_fps=%g job_us=%lld "
 	       "prio=%s", mode, secs > 0 ? n / secs : 0.0, st->missed, n, secs,
@@ -417,6 +439,12 @@ static void print_frame_result(const char *mode, const struct options *o,
 	       percentile(v, n, 99) / NSEC_PER_USEC,
 	       n ? v[n - 1] / NSEC_PER_USEC : 0, o->fps,
 	       o->job_ns / NSEC_PER_USEC, prio_name(st->prio));
+	printf(" queued_p50_us=%lld queued_p99_us=%lld overrun_p50_us=%lld "
+	       "overrun_p99_us=%lld",
+	       percentile(st->queued_ns, n, 50) / NSEC_PER_USEC,
+	       percentile(st->queued_ns, n, 99) / NSEC_PER_USEC,
+	       percentile(st->overrun_ns, n, 50) / NSEC_PER_USEC,
+	       percentile(st->overrun_ns, n, 99) / NSEC_PER_USEC);
 	if (st->marks) {
 		double after = (double)(st->end_ns - st->after_start_ns) /
 			       NSEC_PER_SEC;
@@ -447,7 +475,7 @@ static int run_frames(const struct options *o)
 		print_frame_result("frame", o, &st);
 		putchar('\n');
 	}
-	free(st.latency_ns);
+	frame_stats_free(&st);
 	return ret ? EXIT_DEVICE : 0;
 }
 
@@ -616,7 +644,7 @@ static int run_tabs(const struct options *o)
 		       bg.hs.jobs, o->hog_job_ns / NSEC_PER_MSEC, o->depth,
 		       prio_name(bg.hs.prio));
 	}
-	free(st.latency_ns);
+	frame_stats_free(&st);
 	return ret || bg.err ? EXIT_DEVICE : 0;
 }
 
