@@ -213,4 +213,11 @@ while [ $run -le "$runs" ]; do
 	done
 	run=$((run + 1))
 done
+# A clock that fell back to jiffies during the runs voids them all.
+if [ "$(resolution)" != 1 ]; then
+	echo "@@EFFECT error clock: clocksource $(clocksource) at the end," \
+		"timer resolution $(resolution) ns: the runs are void"
+	dmesg | grep -iE 'clocksource|tsc' | sed 's/^/@@EFFECT dmesg /'
+	rc=1
+fi
 exit $rc
