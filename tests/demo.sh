@@ -7,7 +7,8 @@ set -u
 kernel=$1 initrd=$2 results=$3
 here=$(dirname "$0")
 
-GUEST_APPEND=gpunice.demo GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
+# The effect step times GPU jobs: the guest needs a TSC clock.
+GUEST_APPEND="gpunice.demo $("$here/effect/clock-args.sh")" GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
 	"$here/run-guest.sh" "$kernel" "$initrd" "$results" || exit 1
 log=$results/console.log
 if ! grep -q '^@@DEMO-END' "$log"; then

@@ -365,9 +365,12 @@ def plot(results, scens, cells, runs):
     script.append("plot '%s' using 1:2 with linespoints pt 7 lw 2"
                   % live)
     script.append('unset multiplot')
-    subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True,
-                   check=True)
-    return png
+    if not any(s.ratio is not None for s in scens[1:]) and not cells:
+        print('report: nothing measured, no plot', file=sys.stderr)
+        return None
+    p = subprocess.run(['gnuplot'], input='\n'.join(script) + '\n',
+                       text=True)
+    return png if p.returncode == 0 else None
 
 
 def alone_overhead(scens):

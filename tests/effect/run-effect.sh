@@ -25,14 +25,12 @@ here=$(dirname "$0")
 # Per round: 8 scenarios (the live one 1.5 times as long) and 6 sweep cells.
 limit=$((runs * (15 * secs + 40) + 300))
 echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s)"
-# Under a loaded TCG host the clocksource watchdog sees the TSC skew
-# against the jiffies (the guest's ticks come late, its TSC follows the
-# host clock) and falls back to jiffies: no high-resolution timers, every
-# time a multiple of 4 ms. QEMU's TSC is derived from the host's monotonic
-# clock, so tsc=reliable is true here. A boot without a TSC clock all the
-# same (tests/guest/effect.sh stops at once) is repeated, up to 3 times.
+# The guest needs a TSC clock for high-resolution timers (clock-args.sh).
+# A boot without one all the same (tests/guest/effect.sh stops at once) is
+# repeated, up to 3 times.
+clock=$("$here/clock-args.sh")
 for attempt in 1 2 3; do
-	GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs tsc=reliable ${EFFECT_APPEND:-}" \
+	GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs $clock ${EFFECT_APPEND:-}" \
 		GUEST_TIMEOUT=${GUEST_TIMEOUT:-$limit} \
 		"$here/../run-guest.sh" "$kernel" "$initrd" "$results" >/dev/null
 	log=$results/console.log
