@@ -10,6 +10,9 @@
 # then jiffies, every time a multiple of 4 ms. Or the clocksource watchdog
 # later sees the TSC skew against the late ticks and drops it. So: the
 # host's TSC frequency, and no watchdog on a TSC that is the host's clock.
+# "cpu MHz" is the TSC's rate on hosts with a constant TSC (and on virtual
+# machines); where it is a momentary CPU clock the guest's time runs off by
+# as much, alike for frame periods and job lengths, so the ratios hold.
 if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
 	exit 0
 fi
