@@ -34,6 +34,7 @@ help:
 	@echo '  make check-debug  the guest tests on a lockdep/KASAN/UBSAN kernel'
 	@echo '  make check-nogpuprio  the drivers are stock without CONFIG_GPUPRIO'
 	@echo '  make bench        what the feature costs against its peers'
+	@echo '  make effect       what GPU priority does to a frame rate (simgpu)'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
@@ -162,6 +163,7 @@ check: deps
 	@tests/summarize.py $(OUT)/check
 
 demo: deps
+	@scripts/install-deps.sh gnuplot-nox
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
@@ -241,6 +243,34 @@ check-nogpuprio: initramfs
 	@tests/check-nogpuprio.sh $(NOGPUPRIO)/linux $(INITRD) \
 		$(OUT)/check/nogpuprio > $(OUT)/check/host-nogpuprio.tap
 # --- end of make check-nogpuprio --------------------------------------------
+
+# --- make effect ------------------------------------------------------------
+# What GPU priority does to a foreground app's frame rate, on simgpu, the
+# simulated GPU behind a real drm_gpu_scheduler (tests/simgpu): the test
+# kernel boots once with gpunice.effect (tests/guest/effect.sh runs
+# tests/simgpu/gpuload in every scenario), tests/effect/report.py prints the
+# table and writes it with its plot into docs/EFFECT.md. Not in make check.
+# EFFECT_RUNS: runs per scenario (medians), EFFECT_SECONDS: seconds per run.
+GUEST_PROGS += $(TESTBIN)/gpuload
+guest-bin: $(TESTBIN)/gpuload
+$(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \
+		tools/gpunice/include/gpuprio.h kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
+		-I tools/gpunice/include -iquote tests/simgpu -o $@ $<
+
+EFFECT_RUNS ?= 3
+EFFECT_SECONDS ?= 5
+.PHONY: effect
+effect: deps
+	@scripts/install-deps.sh gnuplot-nox
+	@$(MAKE) --no-print-directory kernel initramfs
+	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
+	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
+		$(EFFECT_RUNS) $(EFFECT_SECONDS)
+	@tests/effect/report.py $(OUT)/effect --doc docs/EFFECT.md
+# --- end of make effect -----------------------------------------------------
 
 check-patches: kernel
 	@$(call placeholder,host-patches)

@@ -7,7 +7,8 @@ set -u
 kernel=$1 initrd=$2 results=$3
 here=$(dirname "$0")
 
-GUEST_APPEND=gpunice.demo GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
+# The effect step times GPU jobs: the guest needs a TSC clock.
+GUEST_APPEND="gpunice.demo $("$here/effect/clock-args.sh")" GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
 	"$here/run-guest.sh" "$kernel" "$initrd" "$results" || exit 1
 log=$results/console.log
 if ! grep -q '^@@DEMO-END' "$log"; then
@@ -15,6 +16,9 @@ if ! grep -q '^@@DEMO-END' "$log"; then
 	tail -n 40 "$log"
 	exit 1
 fi
-sed -n '/^@@DEMO-BEGIN/,/^@@DEMO-END/p' "$log" | tr -d '\r' | sed '1d;$d'
+sed -n '/^@@DEMO-BEGIN/,/^@@DEMO-END/p' "$log" | tr -d '\r' | sed '1d;$d' |
+	grep -v '^@@DEMO-FPS '
 echo "  (guest booted and ran in $(cat "$results/guest-seconds") s)"
+# The effect step's fps over time, as a plot (tests/guest/demo-effect.sh).
+"$here/effect/demo-plot.sh" "$log" "$results"
 grep -q '^@@DEMO-END rc=0' "$log"

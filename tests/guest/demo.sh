@@ -115,6 +115,11 @@ if [ -x /tests/demo-i915.sh ]; then
 	. /tests/demo-i915.sh
 fi
 
+# The effect on a simulated GPU: tests/guest/demo-effect.sh.
+if [ -f /tests/demo-effect.sh ]; then
+	. /tests/demo-effect.sh
+fi
+
 echo
 if [ "$bad" -eq 0 ]; then
 	echo "VERDICT: all $steps steps behaved as shown"

@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpuload - GPU load on simgpu, the simulated GPU of the tests
+ *
+ * Test equipment for make effect and make demo: it plays the two sides of
+ * "a game next to a GPU hog" on the render node of simgpu (simgpu.c), whose
+ * engine runs one job at a time behind a real drm_gpu_scheduler.
+ *
+ *   frame  --fps HZ --job-us N --seconds S
+ *	A frame loop: submit one job, wait for it, sleep to the next frame
+ *	boundary. A frame is missed when its job ends after the frame's
+ *	deadline; it is then shown at the first boundary after the job ended
+ *	and the next frame starts there, as with vsync. So the fps is 60 while
+ *	every job ends in its frame and falls towards 30 as jobs spill over.
+ *	Latency is the engine's submit-to-end time of each job (simgpu's
+ *	CLOCK_MONOTONIC stamps). SIGUSR1 marks a moment (make effect's live
+ *	row marks the gpunice call with it): the fps after the last mark is
+ *	reported apart.
+ *   hog    --hog --job-ms N --depth D [--seconds S]
+ *	Keeps D jobs queued back to back until SIGTERM/SIGINT or S seconds,
+ *	then waits for its jobs and stops. Each change of the drm_sched
+ *	priority its jobs are armed with is printed when it happens.
+ *   tabs   --tabs --fps HZ --job-us N --job-ms N --depth D --seconds S
+ *	The browser case: two threads of one process, each with its own DRM
+ *	file and its own GPU priority set on the thread with gpuprio_set()
+ *	before it opens the file (--bg-prio, default best-effort 10, for the
+ *	background tab, a hog; --fg-prio, default unset, for the foreground
+ *	tab, a frame loop that is measured).
+ *   now    --now
+ *	Prints CLOCK_MONOTONIC in ns, for scripts that time events against
+ *	the figures above.
+ *
+ * Every run ends with one line "gpuload: mode=... key=value ..." on stdout.
+ * --interval adds a line per second of the frame loop ("gpuload: t=...").
+ * Exit status: 0 done, 1 the device or an ioctl failed, 2 bad arguments.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gpuprio.h>
+#include "simgpu_drm.h"
+
+#define NSEC_PER_SEC	1000000000LL
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_USEC	1000LL
+/* A job may wait behind many others: give up only when this has passed. */
+#define WAIT_LIMIT_NS	(30 * NSEC_PER_SEC)
+#define MAX_DEPTH	64
+#define RENDER_MINOR_FIRST	128
+#define RENDER_MINOR_LAST	191
+
+enum { EXIT_DEVICE = 1, EXIT_USAGE = 2 };
+
+struct options {
+	const char *device;
+	unsigned int engine;
+	double fps;
+	long long job_ns;	/* frame loop */
+	long long hog_job_ns;	/* hog, or the background tab */
+	unsigned int depth;
+	double seconds;		/* 0: the hog runs until signalled */
+	bool interval;
+	bool hog, tabs, now;
+	int fg_prio, bg_prio;	/* -1: leave the thread's GPU priority */
+};
+
+struct frame_stats {
+	long long *latency_ns;
+	/*
+	 * Where latency beyond the job's own length comes from: waiting to
+	 * start (other jobs, the scheduler's hand-off) and ending late (the
+	 * engine's timer).
+	 */
+	long long *queued_ns, *overrun_ns;
+	size_t frames, missed, cap;
+	long long start_ns, end_ns;	/* first frame start, last present */
+	/* from the last SIGUSR1 mark on */
+	long long mark_ns, after_start_ns;
+	size_t marks, frames_after, missed_after;
+	unsigned int prio;
+};
+
+struct hog_stats {
+	unsigned long long jobs;
+	long long busy_ns;
+	unsigned int prio;
+	int err;
+};
+
+static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t mark_requested;
+/* When the last SIGUSR1 came, written by its handler only. */
+static volatile long long mark_time_ns;
+
+static const char *const prio_names[] = {
+	"kernel", "high", "normal", "low",
+};
+
+static const char *prio_name(unsigned int prio)
+{
+	if (prio < sizeof(prio_names) / sizeof(prio_names[0]))
+		return prio_names[prio];
+	return "unknown";
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void sleep_until(long long t)
+{
+	struct timespec ts = { .tv_sec = t / NSEC_PER_SEC,
+			       .tv_nsec = t % NSEC_PER_SEC };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR && !stop_requested)
+		;
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void on_mark(int sig)
+{
+	(void)sig;
+	mark_time_ns = now_ns();
+	mark_requested = 1;
+}
+
+/* No SA_RESTART: a signal must end a blocking wait so the loop sees it. */
+static void catch_signal(int sig, void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gpuload: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n(see the comment at the top of tests/simgpu/gpuload.c; "
+	      "--help lists the options)\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+/* --- the device ------------------------------------------------------ */
+
+/* 0 if @fd is simgpu's; else -1 and @why says what it is. */
+static int check_simgpu(int fd, char *why, size_t len)
+{
+	char name[32] = "";
+	struct drm_version v = {
+		.name_len = sizeof(name) - 1,
+		.name = name,
+	};
+
+	if (ioctl(fd, DRM_IOCTL_VERSION, &v)) {
+		snprintf(why, len, "DRM_IOCTL_VERSION: %s", strerror(errno));
+		return -1;
+	}
+	if (strcmp(name, "simgpu")) {
+		snprintf(why, len, "its driver is %s", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int open_device(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	char why[80];
+
+	if (fd < 0) {
+		fprintf(stderr, "gpuload: %s: open: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (check_simgpu(fd, why, sizeof(why))) {
+		fprintf(stderr, "gpuload: %s is not simgpu's render node "
+			"(%s)\n", path, why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The first simgpu render node, so that other DRM drivers may be there. */
+static int find_device(char *path, size_t len)
+{
+	char why[80];
+	int minor, fd;
+
+	for (minor = RENDER_MINOR_FIRST; minor <= RENDER_MINOR_LAST; minor++) {
+		snprintf(path, len, "/dev/dri/renderD%d", minor);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!check_simgpu(fd, why, sizeof(why)))
+			return fd;
+		close(fd);
+	}
+	fprintf(stderr, "gpuload: no simgpu render node in /dev/dri "
+		"(is the simgpu module loaded?)\n");
+	return -1;
+}
+
+static int open_simgpu(const struct options *o)
+{
+	char path[64];
+
+	if (o->device)
+		return open_device(o->device);
+	return find_device(path, sizeof(path));
+}
+
+static int submit(int fd, unsigned int engine, long long duration_ns,
+		  struct drm_simgpu_submit *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->duration_ns = (unsigned long long)duration_ns;
+	s->engine = engine;
+	if (ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, s)) {
+		fprintf(stderr, "gpuload: SIMGPU_SUBMIT of %lld ns on engine "
+			"%u: %s\n", duration_ns, engine, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Wait for a job in steps, so that a stop request is seen, but never give
+ * up on a job before WAIT_LIMIT_NS: a hog's last jobs must end before the
+ * next measurement starts.
+ */
+static int wait_job(int fd, unsigned long long handle,
+		    struct drm_simgpu_wait *w)
+{
+	long long limit = now_ns() + WAIT_LIMIT_NS;
+
+	for (;;) {
+		memset(w, 0, sizeof(*w));
+		w->handle = handle;
+		w->timeout_ns = 100 * NSEC_PER_MSEC;
+		if (!ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, w))
+			return 0;
+		if ((errno != ETIME && errno != EINTR) || now_ns() > limit)
+			break;
+	}
+	fprintf(stderr, "gpuload: SIMGPU_WAIT for job %llu: %s\n", handle,
+		errno == ETIME ? "not done after 30 s" : strerror(errno));
+	return -1;
+}
+
+static int set_thread_prio(int prio, const char *who)
+{
+	if (prio < 0)
+		return 0;
+	if (gpuprio_set(GPUPRIO_WHO_PROCESS, 0, prio)) {
+		fprintf(stderr, "gpuload: %s: gpuprio_set(%#x): %s\n", who,
+			prio, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* --- the frame loop -------------------------------------------------- */
+
+static void frame_stats_free(struct frame_stats *st)
+{
+	free(st->latency_ns);
+	free(st->queued_ns);
+	free(st->overrun_ns);
+}
+
+static int frame_stats_init(struct frame_stats *st, const struct options *o)
+{
+	memset(st, 0, sizeof(*st));
+	st->cap = (size_t)(o->fps * o->seconds) + 16;
+	st->latency_ns = calloc(st->cap, sizeof(*st->latency_ns));
+	st->queued_ns = calloc(st->cap, sizeof(*st->queued_ns));
+	st->overrun_ns = calloc(st->cap, sizeof(*st->overrun_ns));
+	if (!st->latency_ns || !st->queued_ns || !st->overrun_ns) {
+		frame_stats_free(st);
+		fprintf(stderr, "gpuload: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank; @v sorted. */
+static long long percentile(const long long *v, size_t n, int pct)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	rank = (n * (size_t)pct + 99) / 100;
+	return v[rank ? rank - 1 : 0];
+}
+
+struct second {
+	long long start_ns;
+	size_t frames, missed, first;
+};
+
+static void print_second(const struct frame_stats *st, struct second *sec,
+			 long long t)
+{
+	size_t n = st->frames - sec->first;
+	long long *v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	memcpy(v, st->latency_ns + sec->first, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_ll);
+	printf("gpuload: t=%.1f fps=%.1f missed=%zu p50_us=%lld p99_us=%lld\n",
+	       (double)(t - st->start_ns) / NSEC_PER_SEC,
+	       (double)sec->frames * NSEC_PER_SEC / (double)(t - sec->start_ns),
+	       sec->missed, percentile(v, n, 50) / NSEC_PER_USEC,
+	       percentile(v, n, 99) / NSEC_PER_USEC);
+	fflush(stdout);
+	free(v);
+	sec->start_ns = t;
+	sec->frames = 0;
+	sec->missed = 0;
+	sec->first = st->frames;
+}
+
+/*
+ * Runs for o->seconds or until *stop; frames start on boundaries of the
+ * period counted from the first one.
+ */
+static int frame_loop(int fd, const struct options *o, struct frame_stats *st,
+		      volatile sig_atomic_t *stop)
+{
+	long long period = (long long)(NSEC_PER_SEC / o->fps);
+	long long start, deadline, next, end;
+	struct drm_simgpu_submit s;
+	struct drm_simgpu_wait w;
+	struct second sec = { 0 };
+
+	start = now_ns();
+	end = start + (long long)(o->seconds * NSEC_PER_SEC);
+	st->start_ns = start;
+	sec.start_ns = start;
+	for (next = start; next < end && !*stop && st->frames < st->cap;) {
+		if (mark_requested) {
+			mark_requested = 0;
+			st->mark_ns = mark_time_ns;
+			st->after_start_ns = next;
+			st->marks++;
+			st->frames_after = 0;
+			st->missed_after = 0;
+			if (o->interval) {
+				printf("gpuload: mark=%zu t=%.2f\n", st->marks,
+				       (double)(st->mark_ns - start) /
+				       NSEC_PER_SEC);
+				fflush(stdout);
+			}
+		}
+		deadline = next + period;
+		if (submit(fd, o->engine, o->job_ns, &s) ||
+		    wait_job(fd, s.handle, &w))
+			return -1;
+		st->prio = s.priority;
+		st->queued_ns[st->frames] = (long long)(w.start_ns -
+							w.submit_ns);
+		st->overrun_ns[st->frames] = (long long)(w.end_ns -
+							 w.start_ns) - o->job_ns;
+		st->latency_ns[st->frames++] = (long long)(w.end_ns -
+							   w.submit_ns);
+		sec.frames++;
+		st->frames_after++;
+		if ((long long)w.end_ns > deadline) {
+			st->missed++;
+			st->missed_after++;
+			sec.missed++;
+		}
+		/* Shown at the first boundary at or after the job's end. */
+		while (deadline < (long long)w.end_ns)
+			deadline += period;
+		next = deadline;
+		st->end_ns = next;
+		if (o->interval && next - sec.start_ns >= NSEC_PER_SEC)
+			print_second(st, &sec, next);
+		sleep_until(next);
+	}
+	return 0;
+}
+
+static void print_frame_result(const char *mode, const struct options *o,
+			       struct frame_stats *st)
+{
+	double secs = (double)(st->end_ns - st->start_ns) / NSEC_PER_SEC;
+	long long *v = st->latency_ns;
+	size_t n = st->frames;
+
+	qsort(v, n, sizeof(*v), cmp_ll);
+	qsort(st->queued_ns, n, sizeof(*v), cmp_ll);
+	qsort(st->overrun_ns, n, sizeof(*v), cmp_ll);
+	printf("gpuload: mode=%s fps=%.2f missed=%zu frames=%zu seconds=%.2f "
+	       "p50_us=%lld p99_us=%lld max_us=%lld target_fps=%g job_us=%lld "
+	       "prio=%s", mode, secs > 0 ? n / secs : 0.0, st->missed, n, secs,
+	       percentile(v, n, 50) / NSEC_PER_USEC,
+	       percentile(v, n, 99) / NSEC_PER_USEC,
+	       n ? v[n - 1] / NSEC_PER_USEC : 0, o->fps,
+	       o->job_ns / NSEC_PER_USEC, prio_name(st->prio));
+	printf(" queued_p50_us=%lld queued_p99_us=%lld overrun_p50_us=%lld "
+	       "overrun_p99_us=%lld",
+	       percentile(st->queued_ns, n, 50) / NSEC_PER_USEC,
+	       percentile(st->queued_ns, n, 99) / NSEC_PER_USEC,
+	       percentile(st->overrun_ns, n, 50) / NSEC_PER_USEC,
+	       percentile(st->overrun_ns, n, 99) / NSEC_PER_USEC);
+	if (st->marks) {
+		double after = (double)(st->end_ns - st->after_start_ns) /
+			       NSEC_PER_SEC;
+
+		printf(" mark_ns=%lld after_fps=%.2f after_missed=%zu",
+		       st->mark_ns, after > 0 ? st->frames_after / after : 0.0,
+		       st->missed_after);
+	}
+}
+
+static int run_frames(const struct options *o)
+{
+	struct frame_stats st;
+	int fd, ret;
+
+	if (set_thread_prio(o->fg_prio, "frame loop"))
+		return EXIT_DEVICE;
+	fd = open_simgpu(o);
+	if (fd < 0)
+		return EXIT_DEVICE;
+	if (frame_stats_init(&st, o)) {
+		close(fd);
+		return EXIT_DEVICE;
+	}
+	ret = frame_loop(fd, o, &st, &stop_requested);
+	close(fd);
+	if (!ret) {
+		print_frame_result("frame", o, &st);
+		putchar('\n');
+	}
+	frame_stats_free(&st);
+	return ret ? EXIT_DEVICE : 0;
+}
+
+/* --- the hog --------------------------------------------------------- */
+
+/*
+ * Keep o->depth jobs in flight: wait for the oldest, submit the next, so
+ * that the engine never idles while the scheduler always has some queued.
+ */
+static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
+		    volatile sig_atomic_t *stop, long long end, const char *who)
+{
+	unsigned long long ring[MAX_DEPTH];
+	unsigned int head = 0, queued = 0, prio = UINT_MAX;
+	struct drm_simgpu_submit s;
+	struct drm_simgpu_wait w;
+	int ret = 0;
+
+	while (!*stop && now_ns() < end) {
+		if (queued == o->depth) {
+			if (wait_job(fd, ring[head], &w)) {
+				ret = -1;
+				break;
+			}
+			hs->jobs++;
+			hs->busy_ns += (long long)(w.end_ns - w.start_ns);
+			head = (head + 1) % o->depth;
+			queued--;
+			continue;
+		}
+		if (submit(fd, o->engine, o->hog_job_ns, &s)) {
+			ret = -1;
+			break;
+		}
+		if (s.priority != prio) {
+			printf("gpuload: %s prio=%s at_ns=%lld\n", who,
+			       prio_name(s.priority), now_ns());
+			fflush(stdout);
+			prio = s.priority;
+		}
+		ring[(head + queued) % o->depth] = s.handle;
+		queued++;
+	}
+	/* Leave the engine idle for whatever is measured next. */
+	for (; queued; queued--, head = (head + 1) % o->depth) {
+		if (wait_job(fd, ring[head], &w))
+			return -1;
+		hs->jobs++;
+		hs->busy_ns += (long long)(w.end_ns - w.start_ns);
+	}
+	hs->prio = prio;
+	return ret;
+}
+
+static int run_hog(const struct options *o)
+{
+	struct hog_stats hs = { 0 };
+	long long start = now_ns(), end;
+	int fd, ret;
+
+	if (set_thread_prio(o->bg_prio, "hog"))
+		return EXIT_DEVICE;
+	fd = open_simgpu(o);
+	if (fd < 0)
+		return EXIT_DEVICE;
+	end = o->seconds > 0 ?
+		start + (long long)(o->seconds * NSEC_PER_SEC) : LLONG_MAX;
+	ret = hog_loop(fd, o, &hs, &stop_requested, end, "hog");
+	close(fd);
+	printf("gpuload: mode=hog jobs=%llu busy=%.3f seconds=%.2f job_ms=%lld "
+	       "depth=%u prio=%s%s\n", hs.jobs,
+	       (double)hs.busy_ns / (double)(now_ns() - start),
+	       (double)(now_ns() - start) / NSEC_PER_SEC,
+	       o->hog_job_ns / NSEC_PER_MSEC, o->depth, prio_name(hs.prio),
+	       ret ? " error=1" : "");
+	return ret ? EXIT_DEVICE : 0;
+}
+
+/* --- two tabs in one process ----------------------------------------- */
+
+struct tab {
+	const struct options *o;
+	int fd;
+	struct hog_stats hs;
+	int err;
+};
+
+static volatile sig_atomic_t background_stop;
+
+static void *background_tab(void *arg)
+{
+	struct tab *t = arg;
+
+	/* Until the foreground tab is done. */
+	t->err = hog_loop(t->fd, t->o, &t->hs, &background_stop, LLONG_MAX,
+			  "background");
+	return NULL;
+}
+
+/* Each thread sets its own priority, then opens its file (its entity). */
+static int open_tab(const struct options *o, int prio, const char *who)
+{
+	if (set_thread_prio(prio, who))
+		return -1;
+	return open_simgpu(o);
+}
+
+struct bg_start {
+	struct tab *tab;
+	int ready;	/* 1 opened, -1 failed; under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *background_main(void *arg)
+{
+	struct bg_start *b = arg;
+	int fd = open_tab(b->tab->o, b->tab->o->bg_prio, "background tab");
+
+	pthread_mutex_lock(&b->lock);
+	b->tab->fd = fd;
+	b->ready = fd < 0 ? -1 : 1;
+	pthread_cond_signal(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	if (fd < 0)
+		return NULL;
+	return background_tab(b->tab);
+}
+
+static int run_tabs(const struct options *o)
+{
+	struct bg_start b = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	struct tab bg = { .o = o, .fd = -1 };
+	struct frame_stats st;
+	pthread_t thread;
+	int fd, err, ret;
+
+	if (frame_stats_init(&st, o))
+		return EXIT_DEVICE;
+	b.tab = &bg;
+	err = pthread_create(&thread, NULL, background_main, &b);
+	if (err) {
+		fprintf(stderr, "gpuload: pthread_create: %s\n", strerror(err));
+		return EXIT_DEVICE;
+	}
+	pthread_mutex_lock(&b.lock);
+	while (!b.ready)
+		pthread_cond_wait(&b.cond, &b.lock);
+	pthread_mutex_unlock(&b.lock);
+
+	fd = b.ready > 0 ? open_tab(o, o->fg_prio, "foreground tab") : -1;
+	/* Let the background tab fill the queue before the first frame. */
+	if (fd >= 0)
+		usleep(o->hog_job_ns / NSEC_PER_USEC * o->depth);
+	ret = fd < 0 ? -1 : frame_loop(fd, o, &st, &stop_requested);
+	background_stop = 1;
+	pthread_join(thread, NULL);
+	if (fd >= 0)
+		close(fd);
+	if (bg.fd >= 0)
+		close(bg.fd);
+	if (!ret && !bg.err) {
+		print_frame_result("tabs", o, &st);
+		printf(" bg_jobs=%llu bg_job_ms=%lld bg_depth=%u bg_prio=%s\n",
+		       bg.hs.jobs, o->hog_job_ns / NSEC_PER_MSEC, o->depth,
+		       prio_name(bg.hs.prio));
+	}
+	frame_stats_free(&st);
+	return ret || bg.err ? EXIT_DEVICE : 0;
+}
+
+/* --- arguments ------------------------------------------------------- */
+
+static double parse_number(const char *opt, const char *arg, double min,
+			   double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= min && v <= max))
+		die_usage("%s: '%s' is not a number from %g to %g", opt, arg,
+			  min, max);
+	return v;
+}
+
+/* "none", "idle", "realtime:N" or a best-effort GPU nice N. */
+static int parse_prio(const char *opt, const char *arg)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(arg, "none"))
+		return GPUPRIO_DEFAULT;
+	if (!strcmp(arg, "idle"))
+		return GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0);
+	if (!strncmp(arg, "realtime:", 9)) {
+		n = strtol(arg + 9, &end, 10);
+		if (end == arg + 9 || *end || n < 0 ||
+		    n >= GPUPRIO_RT_LEVELS)
+			die_usage("%s: realtime level '%s' is not 0 to 7",
+				  opt, arg + 9);
+		return GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, n);
+	}
+	n = strtol(arg, &end, 10);
+	if (end == arg || *end || n < -20 || n > 19)
+		die_usage("%s: '%s' is not none, idle, realtime:N or a GPU "
+			  "nice from -20 to 19", opt, arg);
+	return GPUPRIO_BE_NICE(n);
+}
+
+static void usage(void)
+{
+	puts("usage: gpuload [--device PATH] [--engine N] [--fg-prio P] "
+	     "--fps HZ --job-us N\n"
+	     "               --seconds S [--interval]\n"
+	     "       gpuload [--device PATH] [--engine N] [--bg-prio P] "
+	     "--hog --job-ms N\n"
+	     "               --depth D [--seconds S]\n"
+	     "       gpuload [--device PATH] [--engine N] --tabs --fps HZ "
+	     "--job-us N\n"
+	     "               --job-ms N --depth D --seconds S "
+	     "[--bg-prio P] [--fg-prio P]\n"
+	     "       gpuload --now\n"
+	     "P: none, idle, realtime:N or a GPU nice -20..19 (default: "
+	     "the thread's own;\n"
+	     "   the background tab: 10)");
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "engine", required_argument, NULL, 'e' },
+		{ "fps", required_argument, NULL, 'f' },
+		{ "job-us", required_argument, NULL, 'j' },
+		{ "job-ms", required_argument, NULL, 'J' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "hog", no_argument, NULL, 'H' },
+		{ "tabs", no_argument, NULL, 'T' },
+		{ "now", no_argument, NULL, 'N' },
+		{ "interval", no_argument, NULL, 'i' },
+		{ "fg-prio", required_argument, NULL, 'F' },
+		{ "bg-prio", required_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct options){ .fg_prio = -1, .bg_prio = -1 };
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->device = optarg;
+			break;
+		case 'e':
+			o->engine = (unsigned int)parse_number("--engine",
+							       optarg, 0, 255);
+			break;
+		case 'f':
+			o->fps = parse_number("--fps", optarg, 1, 1000);
+			break;
+		case 'j':
+			o->job_ns = (long long)(parse_number("--job-us", optarg,
+							     1, 1e6) *
+						NSEC_PER_USEC);
+			break;
+		case 'J':
+			o->hog_job_ns = (long long)(parse_number("--job-ms",
+								 optarg, 0.001,
+								 1000) *
+						    NSEC_PER_MSEC);
+			break;
+		case 'D':
+			o->depth = (unsigned int)parse_number("--depth", optarg,
+							      1, MAX_DEPTH);
+			break;
+		case 's':
+			o->seconds = parse_number("--seconds", optarg, 0.1,
+						  86400);
+			break;
+		case 'H':
+			o->hog = true;
+			break;
+		case 'T':
+			o->tabs = true;
+			break;
+		case 'N':
+			o->now = true;
+			break;
+		case 'i':
+			o->interval = true;
+			break;
+		case 'F':
+			o->fg_prio = parse_prio("--fg-prio", optarg);
+			break;
+		case 'B':
+			o->bg_prio = parse_prio("--bg-prio", optarg);
+			break;
+		case 'h':
+			usage();
+			exit(0);
+		default:
+			die_usage("unknown option");
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (o->hog + o->tabs + o->now > 1)
+		die_usage("--hog, --tabs and --now exclude each other");
+	if (o->now)
+		return;
+	if ((o->hog || o->tabs) && (!o->hog_job_ns || !o->depth))
+		die_usage("--hog and --tabs need --job-ms and --depth");
+	if (!o->hog && (!o->fps || !o->job_ns || !o->seconds))
+		die_usage("the frame loop needs --fps, --job-us and --seconds");
+	if (o->hog && (o->fps || o->job_ns || o->fg_prio >= 0))
+		die_usage("--hog takes no --fps, --job-us nor --fg-prio");
+	if (!o->hog && !o->tabs && (o->hog_job_ns || o->depth ||
+				    o->bg_prio >= 0))
+		die_usage("--job-ms, --depth and --bg-prio are for --hog "
+			  "and --tabs");
+	if (o->tabs && o->bg_prio < 0)
+		o->bg_prio = GPUPRIO_BE_NICE(10);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+
+	parse_args(argc, argv, &o);
+	if (o.now) {
+		printf("%lld\n", now_ns());
+		return 0;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	catch_signal(SIGTERM, on_stop);
+	catch_signal(SIGINT, on_stop);
+	catch_signal(SIGUSR1, on_mark);
+	if (o.hog)
+		return run_hog(&o);
+	if (o.tabs)
+		return run_tabs(&o);
+	return run_frames(&o);
+}
