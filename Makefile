@@ -38,6 +38,7 @@ help:
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
+	@echo '  make hwbench      the i915 hardware benchmark (needs libdrm-dev)'
 	@echo '  make deb          linux-image (from KCONFIG_DEB, default the running'
 	@echo '                    kernel'"'"'s config) and gpunice packages in $(OUT)/deb'
 	@echo '  make vm           boot the test kernel with a shell on the console'
