@@ -329,6 +329,12 @@ $ltid (thread of $lp): idle"'
 run "$GPUNICE" -p "$np"
 check "-p: a task without a value shows the one it follows" eval \
 	'status_is 0 && out_is "$np: best-effort: nice 5 (follows CPU nice 5)"'
+echo 0 > /proc/sys/kernel/gpuprio_follow_nice
+run "$GPUNICE" -p "$np"
+echo 1 > /proc/sys/kernel/gpuprio_follow_nice
+check "-p: with kernel.gpuprio_follow_nice = 0 the CPU nice is not followed" \
+	eval 'status_is 0 &&
+	out_is "$np: best-effort: nice 0 (kernel.gpuprio_follow_nice = 0)"'
 spawn sleep 600
 negp=$spawned
 renice -5 -p "$negp" >/dev/null

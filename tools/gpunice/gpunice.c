@@ -341,6 +341,23 @@ static int build_prio(const struct gpunice_ctl *ctl, int have_command)
 }
 
 /* The GPU nice that a task without a GPU priority of its own gets. */
+/*
+ * kernel.gpuprio_follow_nice = 0 leaves tasks without a GPU priority at
+ * normal; a kernel without the file follows the CPU nice.
+ */
+static int kernel_follows_cpu_nice(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/gpuprio_follow_nice", "re");
+	int on = 1;
+
+	if (!f)
+		return 1;
+	if (fscanf(f, "%d", &on) != 1)
+		on = 1;
+	fclose(f);
+	return on != 0;
+}
+
 static int follow_cpu_nice(int cpu_nice)
 {
 	/*
@@ -365,6 +382,11 @@ static void describe(char *buf, size_t len, enum target_kind kind, int who,
 
 	switch (class) {
 	case GPUPRIO_CLASS_NONE:
+		if (!kernel_follows_cpu_nice()) {
+			snprintf(buf, len, _("best-effort: nice 0 (kernel."
+					     "gpuprio_follow_nice = 0)"));
+			break;
+		}
 		errno = 0;
 		cpu_nice = getpriority(kinds[kind].prio_which, who);
 		if (cpu_nice == -1 && errno)
