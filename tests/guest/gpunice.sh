@@ -405,8 +405,10 @@ list_10k()
 	echo "# --list of 10010 threads: ${list_ms} ms; cat of their files: ${cat_ms} ms"
 	check "--list on 10 processes of 1001 threads lists each of them" eval \
 		'status_is 0 && [ "$(grep -c " best-effort  *8 gpuprio-threads$" "$tmp/out")" -eq 10010 ]'
-	check "--list on 10010 threads: within 3x cat of the same files + 1 s, under 20 s" \
-		eval '[ "$list_ms" -le $((3 * cat_ms + 1000)) ] && [ "$list_ms" -lt 20000 ]'
+	# Against cat in the same run only: a debug kernel under TCG takes
+	# some 20 s for either, so no fixed limit holds on every kernel.
+	check "--list on 10010 threads: within 3x cat of the same files + 1 s" \
+		eval '[ "$list_ms" -le $((3 * cat_ms + 1000)) ]'
 }
 
 # 10010 threads need some 400 MB with a debug kernel's larger tasks.
