@@ -23,6 +23,10 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+from report_doc import (has_pngcairo, markdown, print_table,  # noqa: E402
+                        replace_block)
+
 BENCH = re.compile(r'^@@BENCH (\S+) (.*)$')
 
 
@@ -242,23 +246,6 @@ def i915_rows(i915):
     return [full, attr_e, attr_c, o]
 
 
-def print_table(table):
-    widths = [max(len(str(c)) for c in col) for col in zip(HEAD, *table)]
-    line = '  '.join('%-*s' % (w, h) for w, h in zip(widths, HEAD))
-    print(line)
-    print('-' * len(line))
-    for cells in table:
-        print('  '.join('%-*s' % (w, c) for w, c in zip(widths, cells)))
-
-
-def markdown(table):
-    out = ['| ' + ' | '.join(HEAD) + ' |',
-           '|' + '---|' * len(HEAD)]
-    for cells in table:
-        out.append('| ' + ' | '.join(str(c) for c in cells) + ' |')
-    return '\n'.join(out) + '\n'
-
-
 def plot(results, rows):
     sizes = scale_sizes(rows)
     ops = SCALE_SETS + SCALE_GETS
@@ -301,17 +288,6 @@ def plot(results, rows):
     subprocess.run(['gnuplot'], input='\n'.join(script) + '\n', text=True,
                    check=True)
     return png
-
-
-def has_pngcairo():
-    try:
-        out = subprocess.run(['gnuplot', '-e', 'set terminal'],
-                             capture_output=True, text=True).stderr
-        out += subprocess.run(['gnuplot', '-e', 'set terminal'],
-                              capture_output=True, text=True).stdout
-        return 'pngcairo' in out
-    except OSError:
-        return False
 
 
 def machine(info, host):
@@ -389,7 +365,7 @@ def main():
         w.writerows(table)
     png = plot(results, rows)
     mach = machine(info, host)
-    md = markdown(table)
+    md = markdown(HEAD, table)
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
 
@@ -399,7 +375,7 @@ def main():
     for line in mach:
         print('  ' + line)
     print()
-    print_table(table)
+    print_table(HEAD, table)
     print()
     print('results: %s/{results,summary}.csv, table.md%s' %
           (results, ', scale.png' if png else ''))
@@ -410,22 +386,12 @@ def main():
 
 
 def update_doc(doc, md, mach, png):
-    with open(doc) as fp:
-        text = fp.read()
-    begin, end = '<!-- bench:begin -->', '<!-- bench:end -->'
-    if begin not in text or end not in text:
-        print('report: no bench markers in %s' % doc, file=sys.stderr)
-        return
     body = '\n' + '\n'.join('- ' + l for l in mach) + '\n\n' + md + '\n'
     if png:
+        body += '![scale test](bench-scale.png)\n\n'
+    if replace_block(doc, 'bench', body) and png:
         shutil.copy(png, os.path.join(os.path.dirname(doc),
                                       'bench-scale.png'))
-        body += '![scale test](bench-scale.png)\n\n'
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    with open(doc, 'w') as fp:
-        fp.write(head + begin + body + end + tail)
-    print('report: updated %s' % doc)
 
 
 if __name__ == '__main__':

@@ -26,6 +26,10 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+from report_doc import (has_pngcairo, markdown, print_table,  # noqa: E402
+                        replace_block)
+
 LINE = re.compile(r'^@@EFFECT (\S+) (\S+) (\S+) ?(.*)$')
 KV = re.compile(r'(\w+)=(\S+)')
 
@@ -252,22 +256,6 @@ def sweep_rows(cells):
             for c in cells]
 
 
-def print_table(head, table):
-    widths = [max(len(str(c)) for c in col) for col in zip(head, *table)]
-    line = '  '.join('%-*s' % (w, h) for w, h in zip(widths, head))
-    print(line)
-    print('-' * len(line))
-    for cells in table:
-        print('  '.join('%-*s' % (w, c) for w, c in zip(widths, cells)))
-
-
-def markdown(head, table):
-    out = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
-    for cells in table:
-        out.append('| ' + ' | '.join(str(c) for c in cells) + ' |')
-    return '\n'.join(out) + '\n'
-
-
 def effect_line(scens):
     by = {s.name: s for s in scens}
     parts = []
@@ -280,15 +268,6 @@ def effect_line(scens):
             parts.append('%s=%s' % (name, '%.2f' % s.ratio
                                     if s.ratio is not None else 'n/a'))
     return 'effect: ' + ' '.join(parts)
-
-
-def has_pngcairo():
-    try:
-        p = subprocess.run(['gnuplot', '-e', 'set terminal'],
-                           capture_output=True, text=True)
-        return 'pngcairo' in p.stdout + p.stderr
-    except OSError:
-        return False
 
 
 def plot(results, scens, cells, runs):
@@ -489,22 +468,12 @@ def main():
 
 
 def update_doc(doc, md, mach, line, png):
-    with open(doc) as fp:
-        text = fp.read()
-    begin, end = '<!-- effect:begin -->', '<!-- effect:end -->'
-    if begin not in text or end not in text:
-        print('report: no effect markers in %s' % doc, file=sys.stderr)
-        return
     body = '\n' + '\n'.join('- ' + m for m in mach) + '\n\n'
     body += '`%s`\n\n' % line + md + '\n'
     if png:
-        shutil.copy(png, os.path.join(os.path.dirname(doc), 'effect.png'))
         body += '![make effect](effect.png)\n\n'
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    with open(doc, 'w') as fp:
-        fp.write(head + begin + body + end + tail)
-    print('report: updated %s' % doc)
+    if replace_block(doc, 'effect', body) and png:
+        shutil.copy(png, os.path.join(os.path.dirname(doc), 'effect.png'))
 
 
 if __name__ == '__main__':
