@@ -84,17 +84,24 @@ static bool gpuprio_may_change(struct task_struct *p)
  * priority than both its current GPU priority and max(CPU nice, 0): a
  * negative CPU nice alone never grants a GPU nice below 0. NONE and idle
  * never raise above that.
+ *
+ * The current GPU priority is the one kernel.gpuprio_follow_nice = 1 gives,
+ * whatever the sysctl: with 0, a task without a value runs at normal, and
+ * measuring against that would let a task at CPU nice 10 set a GPU nice 0
+ * that outlives the sysctl, which it may not do with the sysctl at 1.
  */
 static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 {
+	int cpu_nice = task_nice(p);
 	int nice;
 
 	if (GPUPRIO_PRIO_CLASS(prio) != GPUPRIO_CLASS_BE)
 		return false;
 
 	nice = GPUPRIO_TO_NICE(prio);
-	return nice < gpuprio_follow_nice(task_nice(p)) &&
-	       nice < gpuprio_rank(task_gpuprio(p));
+	return nice < gpuprio_follow_nice(cpu_nice) &&
+	       nice < gpuprio_rank(gpuprio_resolve(task_gpuprio_raw(p),
+						  cpu_nice));
 }
 
 /**
