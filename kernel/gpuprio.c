@@ -84,17 +84,24 @@ static bool gpuprio_may_change(struct task_struct *p)
  * priority than both its current GPU priority and max(CPU nice, 0): a
  * negative CPU nice alone never grants a GPU nice below 0. NONE and idle
  * never raise above that.
+ *
+ * The current GPU priority is the one kernel.gpuprio_follow_nice = 1 gives,
+ * whatever the sysctl: with 0, a task without a value runs at normal, and
+ * measuring against that would let a task at CPU nice 10 set a GPU nice 0
+ * that outlives the sysctl, which it may not do with the sysctl at 1.
  */
 static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 {
+	int cpu_nice = task_nice(p);
 	int nice;
 
 	if (GPUPRIO_PRIO_CLASS(prio) != GPUPRIO_CLASS_BE)
 		return false;
 
 	nice = GPUPRIO_TO_NICE(prio);
-	return nice < gpuprio_follow_nice(task_nice(p)) &&
-	       nice < gpuprio_rank(task_gpuprio(p));
+	return nice < gpuprio_follow_nice(cpu_nice) &&
+	       nice < gpuprio_rank(gpuprio_resolve(task_gpuprio_raw(p),
+						  cpu_nice));
 }
 
 /**
@@ -162,25 +169,20 @@ static int gpuprio_set_one(struct task_struct *p, u16 prio, int error)
 }
 
 /*
- * The process a pidfd refers to, with a reference: ERR_PTR(-EBADF) for an fd
- * that is not a pidfd. A process that has exited has no thread left that
- * the walks below would visit, so it ends in -ESRCH.
+ * Fold @fn over every live thread of the process a pidfd refers to, from
+ * -ESRCH: @fn gets the result so far and returns the new one. -EBADF for an
+ * fd that is not a pidfd; a process that has exited has no live thread, so
+ * it ends in -ESRCH.
  */
-static struct pid *gpuprio_pidfd_pid(int fd)
-{
-	unsigned int f_flags;
-
-	return pidfd_get_pid(fd, &f_flags);
-}
-
-/* Every live thread of the pidfd's process, as the PGRP rule does. */
-static int gpuprio_set_pidfd(int fd, u16 prio)
+static int gpuprio_pidfd_threads(int fd, u16 prio,
+				 int (*fn)(struct task_struct *, u16, int))
 {
 	struct task_struct *p, *t;
+	unsigned int f_flags;
 	struct pid *pid;
-	int error = -ESRCH;
+	int ret = -ESRCH;
 
-	pid = gpuprio_pidfd_pid(fd);
+	pid = pidfd_get_pid(fd, &f_flags);
 	if (IS_ERR(pid))
 		return PTR_ERR(pid);
 	rcu_read_lock();
@@ -188,12 +190,12 @@ static int gpuprio_set_pidfd(int fd, u16 prio)
 	if (p) {
 		for_each_thread(p, t) {
 			if (!t->exit_state)
-				error = gpuprio_set_one(t, prio, error);
+				ret = fn(t, prio, ret);
 		}
 	}
 	rcu_read_unlock();
 	put_pid(pid);
-	return error;
+	return ret;
 }
 
 SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
@@ -212,8 +214,9 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 	error = gpuprio_check_value(prio);
 	if (error)
 		return error;
+	/* Every live thread of the process, as the PGRP rule does */
 	if (which == GPUPRIO_WHO_PIDFD)
-		return gpuprio_set_pidfd(who, prio);
+		return gpuprio_pidfd_threads(who, prio, gpuprio_set_one);
 
 	error = -ESRCH;
 	rcu_read_lock();
@@ -285,27 +288,18 @@ static inline void gpuprio_best_keep(struct gpuprio_best *best, int value)
 	}
 }
 
-/* The highest effective value among the live threads of the process. */
-static int gpuprio_get_pidfd(int fd)
+/*
+ * A step of the pidfd walk: the higher of @ret and the effective value of
+ * @p. A process has few threads, so ranking @ret again costs little. @prio
+ * is only the set's.
+ */
+static int gpuprio_get_one(struct task_struct *p, u16 prio, int ret)
 {
-	struct gpuprio_best best = { .ret = -ESRCH };
-	struct task_struct *p, *t;
-	struct pid *pid;
+	struct gpuprio_best best = { .ret = ret };
 
-	pid = gpuprio_pidfd_pid(fd);
-	if (IS_ERR(pid))
-		return PTR_ERR(pid);
-	rcu_read_lock();
-	p = pid_task(pid, PIDTYPE_PID);
-	if (p) {
-		for_each_thread(p, t) {
-			if (!t->exit_state)
-				gpuprio_best_keep(&best,
-						  gpuprio_get_effective(t));
-		}
-	}
-	rcu_read_unlock();
-	put_pid(pid);
+	if (ret >= 0)
+		best.rank = gpuprio_rank(ret);
+	gpuprio_best_keep(&best, gpuprio_get_effective(p));
 	return best.ret;
 }
 
@@ -319,8 +313,9 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 
 	if (flags)
 		return -EINVAL;
+	/* The highest effective value among the live threads */
 	if (which == GPUPRIO_WHO_PIDFD)
-		return gpuprio_get_pidfd(who);
+		return gpuprio_pidfd_threads(who, 0, gpuprio_get_one);
 
 	rcu_read_lock();
 	switch (which) {

@@ -26,11 +26,11 @@
  * changes.
  */
 
+#include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/gpuprio.h>
 #include <linux/lockdep.h>
 #include <linux/list.h>
-#include <linux/minmax.h>
 #include <linux/rbtree.h>
 #include <linux/sched.h>
 
@@ -43,7 +43,8 @@
  *
  * Returns HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
  */
-enum drm_sched_priority drm_sched_gpuprio_to_priority(u16 gpuprio)
+VISIBLE_IF_KUNIT enum drm_sched_priority
+drm_sched_gpuprio_to_priority(u16 gpuprio)
 {
 	switch (gpuprio_level(gpuprio)) {
 	case GPUPRIO_LEVEL_HIGH:
@@ -54,7 +55,7 @@ enum drm_sched_priority drm_sched_gpuprio_to_priority(u16 gpuprio)
 		return DRM_SCHED_PRIORITY_NORMAL;
 	}
 }
-EXPORT_SYMBOL(drm_sched_gpuprio_to_priority);
+EXPORT_SYMBOL_IF_KUNIT(drm_sched_gpuprio_to_priority);
 
 /**
  * drm_sched_task_priority - drm_sched priority that follows a task
@@ -67,16 +68,6 @@ enum drm_sched_priority drm_sched_task_priority(const struct task_struct *p)
 	return drm_sched_gpuprio_to_priority(task_gpuprio(p));
 }
 EXPORT_SYMBOL(drm_sched_task_priority);
-
-/* As drm_sched_entity_init() does: the lowest priority that exists. */
-static enum drm_sched_priority
-drm_sched_priority_clamp(const struct drm_gpu_scheduler *sched,
-			 enum drm_sched_priority priority)
-{
-	if (priority < sched->num_rqs)
-		return priority;
-	return max_t(s32, (s32)sched->num_rqs - 1, DRM_SCHED_PRIORITY_KERNEL);
-}
 
 /*
  * Move a single-scheduler entity to @rq with its place in the scheduler:

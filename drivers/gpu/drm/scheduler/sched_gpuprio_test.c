@@ -451,5 +451,6 @@ static struct kunit_suite sched_gpuprio_suite = {
 
 kunit_test_suite(sched_gpuprio_suite);
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the drm_sched task priority helpers");
 MODULE_LICENSE("Dual MIT/GPL");

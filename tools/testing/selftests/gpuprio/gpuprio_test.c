@@ -660,6 +660,39 @@ static int become(enum caller who)
 	return who == CALLER_USERNS ? enter_userns() : 0;
 }
 
+/*
+ * The permission rules do not follow the sysctl: an unprivileged task at
+ * CPU nice 10 without a GPU value may go back to GPU nice 10 but not above,
+ * even while the sysctl runs it at normal; else the value would outlive
+ * the sysctl's return to 1 with more priority than that rule allows.
+ */
+TEST_F(follow, unprivileged_limit_is_cpu_nice)
+{
+	int status, err;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (setpriority(PRIO_PROCESS, 0, 10) || become(CALLER_USER))
+			_exit(10);
+		err = sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(5)) ? errno : 0;
+		if (err != EACCES) {
+			fprintf(stderr, "# GPU nice 5: errno %d, expected EACCES\n",
+				err);
+			_exit(1);
+		}
+		if (sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0) != NONE)
+			_exit(2);
+		if (sys_gpuprio_set(GPUPRIO_WHO_PROCESS, 0, BE(10)))
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 /* The text /proc/<pid>/gpu_nice takes for @prio. */
 static void prio_text(int prio, char *buf, size_t len)
 {

@@ -3,7 +3,11 @@
  * KUnit tests of user exec queues following the GPU priority of the task
  * that creates and submits to them. Queues are made by the real
  * __xe_exec_queue_alloc() on a fake device and engine, with a fake backend
- * that only counts set_priority calls: no GPU is needed.
+ * that counts set_priority calls, and execs go through the real
+ * xe_exec_ioctl() of a fake client: no GPU is needed.
+ *
+ * xe_exec_queue_create_ioctl() is out of reach: xe_exec_queue_create()
+ * needs a VM and an LRC buffer object, which a fake device cannot make.
  *
  * Each test case runs in a kthread of its own, so a nice or GPU priority
  * left behind by a failed assertion goes away with it; the tests still put
@@ -17,12 +21,16 @@
 
 #include "xe_kunit_helpers.h"
 #include "xe_device.h"
+#include "xe_exec.h"
 #include "xe_hw_engine_types.h"
 
 struct gpuprio_test {
 	struct xe_device *xe;
 	struct xe_hw_engine *hwe;
-	/* What the fake backend saw. */
+	/* The client whose execs go through xe_exec_ioctl() */
+	struct drm_file file;
+	struct xe_file xef;
+	/* What the fake backend saw: its calls that stored a priority */
 	int calls;
 	enum xe_exec_queue_priority last;
 	/* Fail set_priority as the GuC backend does when out of memory. */
@@ -41,12 +49,18 @@ static int fake_set_priority(struct xe_exec_queue *q,
 
 	t->calls++;
 	t->last = priority;
-	q->sched_props.priority = priority;
+	WRITE_ONCE(q->sched_props.priority, priority);
 	return 0;
+}
+
+static bool fake_reset_status(struct xe_exec_queue *q)
+{
+	return false;
 }
 
 static const struct xe_exec_queue_ops fake_ops = {
 	.set_priority = fake_set_priority,
+	.reset_status = fake_reset_status,
 };
 
 #ifdef CONFIG_GPUPRIO
@@ -101,6 +115,12 @@ static int gpuprio_test_init(struct kunit *test)
 	t->saved_nice = task_nice(current);
 	t->saved_gpuprio = task_gpuprio_raw(current);
 
+	t->xef.xe = t->xe;
+	t->xef.drm = &t->file;
+	mutex_init(&t->xef.exec_queue.lock);
+	xa_init_flags(&t->xef.exec_queue.xa, XA_FLAGS_ALLOC1);
+	t->file.driver_priv = &t->xef;
+
 	test->priv = t;
 	return 0;
 }
@@ -110,19 +130,49 @@ static void gpuprio_test_free_queue(void *q)
 	__xe_exec_queue_free(q);
 }
 
-/* A queue as xe_exec_queue_create() allocates it, on the fake backend. */
+/*
+ * A queue as xe_exec_queue_create() allocates it, on the fake backend: a
+ * parallel one of width 2, see gpuprio_test_exec().
+ */
 static struct xe_exec_queue *gpuprio_test_queue(struct kunit *test, u32 flags)
 {
 	struct gpuprio_test *t = test->priv;
 	struct xe_exec_queue *q;
 
-	q = __xe_exec_queue_alloc(t->xe, NULL, BIT(0), 1, t->hwe, flags, 0);
+	q = __xe_exec_queue_alloc(t->xe, NULL, BIT(0) | BIT(1), 2, t->hwe,
+				  flags, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, q);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							gpuprio_test_free_queue,
 							q), 0);
 	q->ops = &fake_ops;
 	return q;
+}
+
+/*
+ * An exec of @q by the current task, through the real xe_exec_ioctl(): it
+ * finds @q in the client's table and applies the task's priority, then
+ * fails with -EFAULT reading the batch addresses of a parallel queue from
+ * NULL, before it needs a VM, a lock or hardware. Nothing after that point
+ * changes the priority.
+ */
+static void gpuprio_test_exec(struct kunit *test, struct xe_exec_queue *q)
+{
+	struct gpuprio_test *t = test->priv;
+	struct drm_xe_exec args = {};
+	u32 id;
+
+	KUNIT_ASSERT_EQ(test, xa_alloc(&t->xef.exec_queue.xa, &id, q,
+				       xa_limit_32b, GFP_KERNEL), 0);
+	args.exec_queue_id = id;
+	/* Only for the call: freeing the queue would put the fake file */
+	q->xef = &t->xef;
+	KUNIT_EXPECT_EQ(test, xe_exec_ioctl(&t->xe->drm, &args, &t->file),
+			-EFAULT);
+	q->xef = NULL;
+	xa_erase(&t->xef.exec_queue.xa, id);
+	/* The lookup's reference is put again on the error path */
+	KUNIT_EXPECT_EQ(test, kref_read(&q->refcount), 1);
 }
 
 struct gpuprio_task_case {
@@ -183,8 +233,6 @@ static void gpuprio_test_create_user(struct kunit *test)
 static void gpuprio_test_follow(struct kunit *test)
 {
 	const struct gpuprio_task_case *c = test->param_value;
-	int changes = gpuprio_test_expected(c->expected) !=
-		      XE_EXEC_QUEUE_PRIORITY_NORMAL;
 	struct gpuprio_test *t = test->priv;
 	struct xe_exec_queue *q;
 
@@ -195,31 +243,33 @@ static void gpuprio_test_follow(struct kunit *test)
 			XE_EXEC_QUEUE_PRIORITY_NORMAL);
 
 	gpuprio_test_set_task(c->nice, c->gpuprio);
-	xe_exec_queue_follow_task(q, current);
+	gpuprio_test_exec(test, q);
 	gpuprio_test_restore_task(test);
 
 	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
 			gpuprio_test_expected(c->expected));
-	KUNIT_EXPECT_EQ(test, t->calls, changes);
+	KUNIT_EXPECT_EQ(test, t->calls, IS_ENABLED(CONFIG_GPUPRIO) ? 1 : 0);
 }
 
-/* Each submission refreshes the priority; the backend only sees changes. */
+/*
+ * Each exec refreshes the priority; the backend is asked every time, and
+ * returns early itself when nothing changes.
+ */
 static void gpuprio_test_refresh(struct kunit *test)
 {
 	static const struct {
 		long nice;
 		enum xe_exec_queue_priority expected;
-		int calls;
 	} steps[] = {
-		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL, 0 },
-		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
-		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
-		{ 19, XE_EXEC_QUEUE_PRIORITY_LOW, 1 },
-		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
+		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW },
+		{ 5, XE_EXEC_QUEUE_PRIORITY_LOW },
+		{ 19, XE_EXEC_QUEUE_PRIORITY_LOW },
+		{ 0, XE_EXEC_QUEUE_PRIORITY_NORMAL },
 		/* A CPU boost alone never reaches HIGH. */
-		{ -1, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
-		{ -20, XE_EXEC_QUEUE_PRIORITY_NORMAL, 2 },
-		{ 1, XE_EXEC_QUEUE_PRIORITY_LOW, 3 },
+		{ -1, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+		{ -20, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+		{ 1, XE_EXEC_QUEUE_PRIORITY_LOW },
 	};
 	struct gpuprio_test *t = test->priv;
 	struct xe_exec_queue *q;
@@ -230,13 +280,13 @@ static void gpuprio_test_refresh(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		gpuprio_test_set_nice(steps[i].nice);
-		xe_exec_queue_follow_task(q, current);
+		gpuprio_test_exec(test, q);
 		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority,
 				    gpuprio_test_expected(steps[i].expected),
 				    "step %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, t->calls,
-				    IS_ENABLED(CONFIG_GPUPRIO) ?
-				    steps[i].calls : 0, "step %d", i);
+				    IS_ENABLED(CONFIG_GPUPRIO) ? i + 1 : 0,
+				    "step %d", i);
 	}
 	if (IS_ENABLED(CONFIG_GPUPRIO))
 		KUNIT_EXPECT_EQ(test, t->last, XE_EXEC_QUEUE_PRIORITY_LOW);
@@ -256,12 +306,12 @@ static void gpuprio_test_retry(struct kunit *test)
 
 	gpuprio_test_set_nice(10);
 	t->fail = true;
-	xe_exec_queue_follow_task(q, current);
+	gpuprio_test_exec(test, q);
 	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
 			XE_EXEC_QUEUE_PRIORITY_NORMAL);
 
 	t->fail = false;
-	xe_exec_queue_follow_task(q, current);
+	gpuprio_test_exec(test, q);
 	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
 			XE_EXEC_QUEUE_PRIORITY_LOW);
 	KUNIT_EXPECT_EQ(test, t->calls, 1);
@@ -301,7 +351,7 @@ static void gpuprio_test_explicit(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(nices); i++) {
 		gpuprio_test_set_nice(nices[i]);
-		xe_exec_queue_follow_task(q, current);
+		gpuprio_test_exec(test, q);
 		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority, *prio,
 				    "nice %ld", nices[i]);
 	}
@@ -329,24 +379,15 @@ static void gpuprio_test_explicit_normal(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, q->flags & EXEC_QUEUE_FLAG_TASK_PRIORITY);
 
 	gpuprio_test_set_nice(0);
-	xe_exec_queue_follow_task(q, current);
+	gpuprio_test_exec(test, q);
 	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
 			XE_EXEC_QUEUE_PRIORITY_NORMAL);
 	gpuprio_test_set_nice(3);
-	xe_exec_queue_follow_task(q, current);
+	gpuprio_test_exec(test, q);
 	KUNIT_EXPECT_EQ(test, q->sched_props.priority,
 			gpuprio_test_expected(XE_EXEC_QUEUE_PRIORITY_LOW));
 	KUNIT_EXPECT_EQ(test, t->calls, IS_ENABLED(CONFIG_GPUPRIO) ? 2 : 0);
 	gpuprio_test_restore_task(test);
-}
-
-/* An exec as xe_exec_ioctl() makes it, by a client whose file is @xef. */
-static void gpuprio_test_exec(struct xe_exec_queue *q, struct xe_file *xef)
-{
-	/* Only for the call: freeing the queue would put the fake file */
-	q->xef = xef;
-	xe_exec_queue_follow_task(q, current);
-	q->xef = NULL;
 }
 
 static void gpuprio_test_expect_fdinfo(struct kunit *test,
@@ -367,12 +408,10 @@ static void gpuprio_test_expect_fdinfo(struct kunit *test,
 static void gpuprio_test_fdinfo(struct kunit *test)
 {
 	struct gpuprio_test *t = test->priv;
+	struct xe_file *xef = &t->xef;
 	struct xe_exec_queue *q[2];
-	struct xe_file *xef;
 	char text[32] = "";
 
-	xef = kunit_kzalloc(test, sizeof(*xef), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, xef);
 	gpuprio_test_set_nice(0);
 	q[0] = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
 	q[1] = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
@@ -382,7 +421,7 @@ static void gpuprio_test_fdinfo(struct kunit *test)
 			0);
 
 	gpuprio_test_set_nice(7);
-	gpuprio_test_exec(q[0], xef);
+	gpuprio_test_exec(test, q[0]);
 	if (!IS_ENABLED(CONFIG_GPUPRIO)) {
 		/* Off means stock: no key */
 		KUNIT_EXPECT_FALSE(test,
@@ -394,9 +433,9 @@ static void gpuprio_test_fdinfo(struct kunit *test)
 	gpuprio_test_expect_fdinfo(test, xef, "low");
 
 	gpuprio_test_set_nice(0);
-	gpuprio_test_exec(q[1], xef);
+	gpuprio_test_exec(test, q[1]);
 	gpuprio_test_expect_fdinfo(test, xef, "normal overridden");
-	gpuprio_test_exec(q[0], xef);
+	gpuprio_test_exec(test, q[0]);
 	gpuprio_test_expect_fdinfo(test, xef, "normal");
 	gpuprio_test_restore_task(test);
 }
@@ -442,6 +481,7 @@ static void gpuprio_test_other(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(nices); i++) {
 		gpuprio_test_set_nice(nices[i]);
+		/* No client execs on these: xe_exec_ioctl() refuses VM queues */
 		xe_exec_queue_follow_task(q, current);
 		KUNIT_EXPECT_EQ_MSG(test, q->sched_props.priority,
 				    c->priority, "nice %ld", nices[i]);
