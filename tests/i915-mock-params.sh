@@ -9,7 +9,7 @@ set -eu
 list=$1/drivers/gpu/drm/i915/selftests/i915_mock_selftests.h
 # sanitycheck: i915 asks for it first; requests: runs i915_request_add().
 params="i915.mock_selftests=-1"
-for name in sanitycheck requests gpuprio gpuprio_guc; do
+for name in sanitycheck requests gpuprio gpuprio_guc gpuprio_context; do
 	line=$(grep -n "^selftest($name," "$list" | cut -d: -f1)
 	[ -n "$line" ] || { echo "i915-mock-params: no $name in $list" >&2; exit 1; }
 	params="$params i915.igt__${line}__mock_$name=1"

@@ -233,8 +233,6 @@ def i915_rows(i915):
                ns('rq_gpuprio_ps'), ns('rq_base_ps'))
     attr_e = Row('i915', 'execbuf attr (lookup+map)', 'ctx->sched copy',
                  ns('attr_execbuf_ps'), ns('attr_base_ps'))
-    attr_c = Row('i915', 'request_add attr', 'ctx->sched copy',
-                 ns('attr_context_ps'), ns('attr_base_ps'))
     over = {(0, i): (r['attr_execbuf_ps'] - r['attr_base_ps']) /
             r['rq_base_ps'] for i, r in enumerate(i915)}
     zero = {k: 1.0 for k in over}
@@ -243,7 +241,7 @@ def i915_rows(i915):
     o.a = statistics.median(
         (r['attr_execbuf_ps'] - r['attr_base_ps']) / 1000 for r in i915)
     o.b = statistics.median(r['rq_base_ps'] / 1000 for r in i915)
-    return [full, attr_e, attr_c, o]
+    return [full, attr_e, o]
 
 
 def plot(results, rows):
@@ -337,7 +335,7 @@ def main():
                         r['boot'], r['round'], '%.1f' % r['ns']])
         for i, r in enumerate(i915):
             for k in ('rq_base_ps', 'rq_gpuprio_ps', 'attr_base_ps',
-                      'attr_execbuf_ps', 'attr_context_ps'):
+                      'attr_execbuf_ps'):
                 w.writerow(['i915', k[:-3], '-', 'on', 'on-full', i,
                             '%.3f' % (r[k] / 1000)])
 

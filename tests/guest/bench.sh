@@ -18,5 +18,9 @@ dmesg | sed -n 's/^\[[^]]*\] //; s/^i915_gpuprio_perf: /@@BENCH i915 /p'
 if dmesg | grep -q 'i915_gpuprio_perf_mock_selftests.* failed with error'; then
 	echo "bench: the i915 gpuprio_perf selftest failed"
 	rc=1
+elif grep -q 'mock_gpuprio_perf=1' /proc/cmdline &&
+	! dmesg | grep -q 'i915_gpuprio_perf: round='; then
+	echo "bench: the i915 gpuprio_perf selftest did not run (st_filter?)"
+	rc=1
 fi
 exit $rc

@@ -8,10 +8,10 @@
  *
  * - when a GEM context is created (the proto context of the context-create
  *   ioctl, and the default context created when the DRM file is opened),
- *   from the creating task, so that work submitted by other means than
- *   execbuf starts from a sensible value;
- * - at every execbuf, from the submitting task. The value is stored in the
- *   context, replacing the previous one, and is used for that request. A
+ *   from the creating task, so that what is decided for the context before
+ *   its first execbuf (semaphores, GuC registration) follows that task;
+ * - at every execbuf, from the submitting task. The value is used for that
+ *   request and stored in the context, replacing the previous one. A
  *   change therefore applies to the next submission; requests already
  *   queued keep the priority they were given.
  *
@@ -22,13 +22,29 @@
  * GETPARAM returns the context's priority as it was set, never the value
  * derived from the task.
  *
- * The conversion happens where a request's scheduling attributes are built
- * (execbuf, i915_request_add() and GuC context registration), so that the
- * scheduler core, priority inheritance between dependent requests, the
- * execlists and GuC backends, heartbeats and tracing only ever see plain
- * i915 priorities. Priority inheritance only raises a request's priority,
- * so a task lowering its GPU priority never slows down work that a
- * higher-priority request waits on.
+ * The effective priority is only formed where it is used: for the request
+ * an execbuf adds, when GuC registers one of the context's engines, and
+ * where i915 decides whether the context may busy-wait on semaphores
+ * (which it allows at normal priority and above: when the context's
+ * engines are set up and when the application sets its priority, not at
+ * every execbuf). The scheduler core, priority inheritance between
+ * dependent requests, the execlists and GuC backends, heartbeats and
+ * tracing only ever see plain i915 priorities, and requests a GEM context
+ * gets by other means than execbuf keep the context's own priority, as
+ * before. Priority inheritance only raises a request's priority, so a task
+ * lowering its GPU priority never slows down work that a higher-priority
+ * request waits on.
+ *
+ * What the priority does on execlists (6.12: need_preempt() and
+ * kick_execlists()): it orders the queue, and from gen9 on a queued request
+ * preempts the running context only when its priority is above both the
+ * running request's and I915_PRIORITY_NORMAL - 1. Work at the normal or
+ * high level thus preempts work at the low level and high preempts normal,
+ * but nothing is preempted for low work, and equal priorities share the
+ * engine by timeslices. Gen8 has no preemption: there the priority only
+ * decides which queued context is submitted next. Under GuC the three
+ * levels fall in three of its priority bands, between which the firmware
+ * schedules.
  */
 
 #include <linux/gpuprio.h>
@@ -80,7 +96,7 @@ int i915_gpuprio_task_priority(const struct task_struct *tsk)
 }
 
 /**
- * i915_gpuprio_context_priority - priority of the next request of a context
+ * i915_gpuprio_context_priority - effective priority of a context
  * @ctx: the GEM context
  *
  * Return: the context's own priority if it is not the default, else the
@@ -97,41 +113,39 @@ int i915_gpuprio_context_priority(const struct i915_gem_context *ctx)
 }
 
 /**
- * i915_gpuprio_context_attr - scheduling attributes of a context's request
- * @ctx: the GEM context
- * @attr: filled in with the context's attributes and effective priority
- */
-void i915_gpuprio_context_attr(const struct i915_gem_context *ctx,
-			       struct i915_sched_attr *attr)
-{
-	*attr = ctx->sched;
-	attr->priority = i915_gpuprio_context_priority(ctx);
-}
-
-/**
  * i915_gpuprio_execbuf_attr - scheduling attributes of an execbuf request
  * @ctx: the GEM context submitted to
  * @attr: filled in for the request
  *
  * Reads the GPU priority of the submitting task (current), stores it in
- * @ctx for the context's later requests and records, for the client's
- * fdinfo, the level the task gave and whether the context's own priority
- * overrode it.
+ * @ctx for what is decided later from the context (semaphores, the GuC
+ * registration of its engines) and records, for the client's fdinfo, the
+ * level the task gave and whether the context's own priority overrode it.
+ *
+ * Threads may submit to one context concurrently, each storing its own
+ * priority in @ctx: the request gets the value computed here, never one
+ * read back from @ctx, and the context's own priority is read once.
  */
 void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 			       struct i915_sched_attr *attr)
 {
 	struct i915_drm_client *client = ctx->client;
 	u16 gpuprio = task_gpuprio(current);
+	int prio = i915_gpuprio_to_priority(gpuprio);
+	bool overridden;
 
-	WRITE_ONCE(ctx->gpuprio, i915_gpuprio_to_priority(gpuprio));
-	i915_gpuprio_context_attr(ctx, attr);
+	WRITE_ONCE(ctx->gpuprio, prio);
+
+	*attr = ctx->sched;
+	attr->priority = READ_ONCE(ctx->sched.priority);
+	overridden = attr->priority != I915_CONTEXT_DEFAULT_PRIORITY;
+	if (!overridden)
+		attr->priority = prio;
 
 	if (client)
 		WRITE_ONCE(client->gpuprio_fdinfo,
 			   gpuprio_fdinfo_pack(gpuprio_level(gpuprio),
-					       READ_ONCE(ctx->sched.priority) !=
-					       I915_CONTEXT_DEFAULT_PRIORITY));
+					       overridden));
 }
 
 /**

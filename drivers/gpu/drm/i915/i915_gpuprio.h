@@ -30,8 +30,6 @@ int i915_gpuprio_to_priority(u16 gpuprio);
 int i915_gpuprio_task_priority(const struct task_struct *tsk);
 
 int i915_gpuprio_context_priority(const struct i915_gem_context *ctx);
-void i915_gpuprio_context_attr(const struct i915_gem_context *ctx,
-			       struct i915_sched_attr *attr);
 void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 			       struct i915_sched_attr *attr);
 
@@ -48,7 +46,6 @@ static inline int i915_gpuprio_task_priority(const struct task_struct *tsk)
 }
 
 #define i915_gpuprio_context_priority(ctx)	READ_ONCE((ctx)->sched.priority)
-#define i915_gpuprio_context_attr(ctx, attr)	(*(attr) = (ctx)->sched)
 #define i915_gpuprio_execbuf_attr(ctx, attr)	(*(attr) = (ctx)->sched)
 
 static inline void i915_gpuprio_client_fdinfo(struct drm_printer *p,

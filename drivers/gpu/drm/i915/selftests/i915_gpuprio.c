@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * Mock selftests for i915 following the task's GPU priority (see
- * i915_gpuprio.c). They change the GPU priority and CPU nice of the task
- * running them and restore both before returning.
+ * i915_gpuprio.c). Included by i915_gem_execbuffer.c, so that requests are
+ * submitted through its static eb_request_add(), as an execbuf submits
+ * them. They change the GPU priority and CPU nice of the task running them
+ * and restore both before returning.
  */
 
 #include <linux/gpuprio.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/sched.h>
+#include <linux/string_choices.h>
 
 #include <drm/drm_print.h>
 #include <uapi/drm/i915_drm.h>
@@ -14,6 +18,7 @@
 #include "gem/i915_gem_context.h"
 #include "gem/selftests/mock_context.h"
 #include "gt/intel_context.h"
+#include "gt/intel_engine.h"
 #include "i915_drm_client.h"
 #include "i915_gpuprio.h"
 #include "i915_request.h"
@@ -229,6 +234,76 @@ out:
 }
 
 /*
+ * Only contexts at normal priority or above may busy-wait on semaphores,
+ * as decided when their engines are set up: from the creating task's
+ * priority while the context has none of its own.
+ */
+static int igt_gpuprio_semaphores(void *arg)
+{
+	static const struct {
+		const char *name;
+		u16 gpuprio;
+		int nice;
+		bool semaphores;
+	} cases[] = {
+		{ "unset at CPU nice 0", GPUPRIO_DEFAULT, 0, true },
+		{ "best effort -5", GPUPRIO_BE_NICE(-5), 0, true },
+		{ "best effort 10", GPUPRIO_BE_NICE(10), 0, false },
+		{ "unset at CPU nice 7", GPUPRIO_DEFAULT, 7, false },
+		{ "idle", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), 0, false },
+	};
+	struct drm_i915_private *i915 = arg;
+	struct intel_engine_cs *engine = to_gt(i915)->engine[RCS0];
+	unsigned long flags = engine->flags;
+	struct gpuprio_task_state saved;
+	unsigned int i;
+	int err = 0;
+
+	/* What execlists gives an engine that can preempt */
+	engine->flags |= I915_ENGINE_HAS_SEMAPHORES | I915_ENGINE_HAS_TIMESLICES;
+	if (!intel_engine_has_timeslices(engine)) {
+		pr_info("no timeslices (CONFIG_DRM_I915_TIMESLICE_DURATION=0): semaphores are never used, skipped\n");
+		goto out_flags;
+	}
+
+	gpuprio_save_task(&saved);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct i915_gem_context *ctx;
+		struct intel_context *ce;
+		bool used;
+
+		gpuprio_set_task_value(cases[i].gpuprio, cases[i].nice);
+		ctx = kernel_context(i915, NULL);
+		if (IS_ERR(ctx)) {
+			err = PTR_ERR(ctx);
+			break;
+		}
+
+		ce = i915_gem_context_get_engine(ctx, RCS0);
+		if (IS_ERR(ce)) {
+			err = PTR_ERR(ce);
+		} else {
+			used = intel_context_use_semaphores(ce);
+			intel_context_put(ce);
+			if (used != cases[i].semaphores) {
+				pr_err("%s: semaphores %s, expected %s\n",
+				       cases[i].name, str_yes_no(used),
+				       str_yes_no(cases[i].semaphores));
+				err = -EINVAL;
+			}
+		}
+		kernel_context_close(ctx);
+		if (err)
+			break;
+	}
+	gpuprio_restore_task(&saved);
+
+out_flags:
+	engine->flags = flags;
+	return err;
+}
+
+/*
  * The mock engine has no scheduler: give it the one of execlists so that a
  * request's attributes are recorded in its scheduling node.
  */
@@ -256,21 +331,21 @@ gpuprio_request(struct i915_gem_context *ctx, unsigned long delay)
 	return rq;
 }
 
-/* What eb_request_add() does after the batch was emitted. */
-static void gpuprio_execbuf_add(struct i915_gem_context *ctx,
-				struct i915_request *rq,
-				struct i915_sched_attr *attr)
+/* Submit @rq to @ctx the way an execbuf does, after its batch. */
+static int gpuprio_execbuf_add(struct i915_gem_context *ctx,
+			       struct i915_request *rq)
 {
-	struct intel_timeline * const tl = i915_request_timeline(rq);
+	struct i915_execbuffer eb = {
+		.i915 = ctx->i915,
+		.context = rq->context,
+		.gem_context = ctx,
+	};
+	int err;
 
-	lockdep_assert_held(&tl->mutex);
-	lockdep_unpin_lock(&tl->mutex, rq->cookie);
-
-	__i915_request_commit(rq);
-	i915_gpuprio_execbuf_attr(ctx, attr);
-	__i915_request_queue(rq, attr);
-
-	mutex_unlock(&tl->mutex);
+	err = eb_request_add(&eb, rq, 0, true);
+	if (err)
+		pr_err("eb_request_add() failed with %d\n", err);
+	return err;
 }
 
 static int gpuprio_check_rq(const char *what, struct i915_request *rq,
@@ -285,15 +360,35 @@ static int gpuprio_check_rq(const char *what, struct i915_request *rq,
 	return -EINVAL;
 }
 
+/* A request of @ctx submitted by execbuf, with a reference for the checks. */
+static struct i915_request *
+gpuprio_execbuf(struct i915_gem_context *ctx, unsigned long delay)
+{
+	struct i915_request *rq;
+	int err;
+
+	rq = gpuprio_request(ctx, delay);
+	if (IS_ERR(rq))
+		return rq;
+
+	err = gpuprio_execbuf_add(ctx, rq);
+	if (err) {
+		i915_request_put(rq);
+		return ERR_PTR(err);
+	}
+	return rq;
+}
+
 /*
  * Each execbuf reads the submitting task's priority again: a change
- * between two submissions changes the second request only, and is stored
- * in the context for its later (non-execbuf) requests.
+ * between two submissions changes the second request only. The context's
+ * own priority wins, and requests added by other means than execbuf keep
+ * the context's own priority.
  */
 static int igt_gpuprio_submit(void *arg)
 {
 	struct drm_i915_private *i915 = arg;
-	struct i915_request *rq[4] = {};
+	struct i915_request *rq[5] = {};
 	struct gpuprio_task_state saved;
 	struct i915_gem_context *ctx[2];
 	struct i915_sched_attr attr;
@@ -331,33 +426,28 @@ static int igt_gpuprio_submit(void *arg)
 		}
 	}
 
+	/* Long delay: nothing completes before the checks */
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
-
-	/* Long delays: nothing completes before the checks */
-	rq[0] = gpuprio_request(ctx[0], 10 * HZ);
+	rq[0] = gpuprio_execbuf(ctx[0], 10 * HZ);
 	if (IS_ERR(rq[0])) {
 		err = PTR_ERR(rq[0]);
 		goto out;
 	}
-	gpuprio_execbuf_add(ctx[0], rq[0], &attr);
-	if (attr.priority != 0 || ctx[0]->gpuprio != 0) {
-		pr_err("first execbuf at nice 0: attr %d, context %d\n",
-		       attr.priority, ctx[0]->gpuprio);
-		err = -EINVAL;
-		goto out;
-	}
 	err = gpuprio_check_rq("first execbuf at nice 0", rq[0], 0);
+	if (!err && ctx[0]->gpuprio != 0) {
+		pr_err("first execbuf at nice 0 stored %d\n", ctx[0]->gpuprio);
+		err = -EINVAL;
+	}
 	if (err)
 		goto out;
 
 	/* Lowered between two submissions on the same context */
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 10);
-	rq[1] = gpuprio_request(ctx[0], 0);
+	rq[1] = gpuprio_execbuf(ctx[0], 0);
 	if (IS_ERR(rq[1])) {
 		err = PTR_ERR(rq[1]);
 		goto out;
 	}
-	gpuprio_execbuf_add(ctx[0], rq[1], &attr);
 	err = gpuprio_check_rq("second execbuf at nice 10", rq[1],
 			       I915_GPUPRIO_LOW);
 	if (!err)
@@ -368,12 +458,11 @@ static int igt_gpuprio_submit(void *arg)
 
 	/* Raised, on another context: the earlier requests keep theirs */
 	gpuprio_set_task_value(GPUPRIO_BE_NICE(-5), 0);
-	rq[2] = gpuprio_request(ctx[1], 0);
+	rq[2] = gpuprio_execbuf(ctx[1], 0);
 	if (IS_ERR(rq[2])) {
 		err = PTR_ERR(rq[2]);
 		goto out;
 	}
-	gpuprio_execbuf_add(ctx[1], rq[2], &attr);
 	err = gpuprio_check_rq("execbuf at GPU nice -5", rq[2],
 			       I915_GPUPRIO_HIGH);
 	if (!err)
@@ -384,16 +473,28 @@ static int igt_gpuprio_submit(void *arg)
 	if (err)
 		goto out;
 
-	/* A non-execbuf request uses the value stored by the last execbuf */
+	/* The context's own priority, from a lowered task */
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 15);
-	rq[3] = gpuprio_request(ctx[0], 0);
+	ctx[1]->sched.priority = 7;
+	rq[3] = gpuprio_execbuf(ctx[1], 0);
+	ctx[1]->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
 	if (IS_ERR(rq[3])) {
 		err = PTR_ERR(rq[3]);
 		goto out;
 	}
-	i915_request_add(rq[3]);
+	err = gpuprio_check_rq("execbuf at priority 7 from nice 15", rq[3], 7);
+	if (err)
+		goto out;
+
+	/* Not an execbuf: the context's own priority, not its task's */
+	rq[4] = gpuprio_request(ctx[0], 0);
+	if (IS_ERR(rq[4])) {
+		err = PTR_ERR(rq[4]);
+		goto out;
+	}
+	i915_request_add(rq[4]);
 	err = gpuprio_check_rq("i915_request_add after execbuf at nice 10",
-			       rq[3], I915_GPUPRIO_LOW);
+			       rq[4], I915_CONTEXT_DEFAULT_PRIORITY);
 
 out:
 	mock_device_flush(i915);
@@ -408,6 +509,111 @@ out_ctx:
 	gpuprio_restore_task(&saved);
 	return err;
 }
+
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+struct gpuprio_race {
+	int *gpuprio;
+	int other;
+	atomic_t writes;
+};
+
+/*
+ * Another thread's execbuf on the same context, storing its own priority
+ * right after this thread stored its: the watchpoint's handler runs after
+ * the write it traps.
+ */
+static void gpuprio_race_write(struct perf_event *bp,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+	struct gpuprio_race *race = bp->overflow_handler_context;
+
+	if (atomic_inc_return(&race->writes) == 1)
+		WRITE_ONCE(*race->gpuprio, race->other);
+}
+
+/*
+ * Two threads submitting to one context each store their priority in it:
+ * a request gets the priority of the task that submitted it even when the
+ * other thread stores its own between that store and the end of the
+ * submission. A hardware watchpoint on ctx->gpuprio plays the other thread,
+ * so the interleaving is forced rather than hoped for.
+ */
+static int igt_gpuprio_race(void *arg)
+{
+	struct drm_i915_private *i915 = arg;
+	struct perf_event * __percpu *bp;
+	struct gpuprio_task_state saved;
+	struct perf_event_attr wp;
+	struct i915_gem_context *ctx;
+	struct gpuprio_race race;
+	struct i915_request *rq;
+	int err = 0;
+
+	gpuprio_save_task(&saved);
+	gpuprio_mock_scheduler(i915, true);
+
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
+	ctx = kernel_context(i915, NULL);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto out_task;
+	}
+
+	/* This thread is lowered, the other one is high */
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 10);
+	rq = gpuprio_request(ctx, 0);
+	if (IS_ERR(rq)) {
+		err = PTR_ERR(rq);
+		goto out_ctx;
+	}
+
+	race.gpuprio = &ctx->gpuprio;
+	race.other = I915_GPUPRIO_HIGH;
+	atomic_set(&race.writes, 0);
+	hw_breakpoint_init(&wp);
+	wp.bp_addr = (unsigned long)&ctx->gpuprio;
+	wp.bp_len = HW_BREAKPOINT_LEN_4;
+	wp.bp_type = HW_BREAKPOINT_W;
+	bp = register_wide_hw_breakpoint(&wp, gpuprio_race_write, &race);
+	if (IS_ERR(bp)) {
+		pr_err("watchpoint on ctx->gpuprio: error %ld\n", PTR_ERR(bp));
+		err = PTR_ERR(bp);
+		/* The request is built: it must still be submitted */
+		bp = NULL;
+	}
+
+	err = gpuprio_execbuf_add(ctx, rq) ?: err;
+	if (bp)
+		unregister_wide_hw_breakpoint(bp);
+	if (err)
+		goto out_rq;
+
+	if (!atomic_read(&race.writes)) {
+		pr_err("execbuf did not store its priority in the context\n");
+		err = -EINVAL;
+		goto out_rq;
+	}
+	err = gpuprio_check_rq("execbuf at nice 10 racing one at high", rq,
+			       I915_GPUPRIO_LOW);
+
+out_rq:
+	i915_request_put(rq);
+	mock_device_flush(i915);
+out_ctx:
+	kernel_context_close(ctx);
+out_task:
+	gpuprio_mock_scheduler(i915, false);
+	gpuprio_restore_task(&saved);
+	return err;
+}
+#else
+static int igt_gpuprio_race(void *arg)
+{
+	pr_info("no hardware breakpoints to force the race with, skipped\n");
+	return 0;
+}
+#endif
 
 /* The context's own priority wins; GETPARAM still reads it back. */
 static int igt_gpuprio_explicit(void *arg)
@@ -479,7 +685,7 @@ out_task:
 static int igt_gpuprio_deps(void *arg)
 {
 	struct drm_i915_private *i915 = arg;
-	struct i915_sched_attr attr, low = {
+	struct i915_sched_attr low = {
 		.priority = I915_CONTEXT_MIN_USER_PRIORITY,
 	};
 	struct i915_request *rq[3] = {};
@@ -500,20 +706,18 @@ static int igt_gpuprio_deps(void *arg)
 
 	/* rq[0] at GPU nice -3 keeps the engine busy; rq[1] waits for it */
 	gpuprio_set_task_value(GPUPRIO_BE_NICE(-3), 0);
-	rq[0] = gpuprio_request(ctx, 10 * HZ);
+	rq[0] = gpuprio_execbuf(ctx, 10 * HZ);
 	if (IS_ERR(rq[0])) {
 		err = PTR_ERR(rq[0]);
 		goto out;
 	}
-	gpuprio_execbuf_add(ctx, rq[0], &attr);
 
 	lowest = gpuprio_set_task_extreme(false);
-	rq[1] = gpuprio_request(ctx, 0);
+	rq[1] = gpuprio_execbuf(ctx, 0);
 	if (IS_ERR(rq[1])) {
 		err = PTR_ERR(rq[1]);
 		goto out;
 	}
-	gpuprio_execbuf_add(ctx, rq[1], &attr);
 	err = gpuprio_check_rq("idle waiter", rq[1], lowest);
 	if (!err)
 		err = gpuprio_check_rq("signaler of an idle waiter", rq[0],
@@ -534,12 +738,11 @@ static int igt_gpuprio_deps(void *arg)
 
 	/* A realtime waiter lifts the idle request it waits on */
 	highest = gpuprio_set_task_extreme(true);
-	rq[2] = gpuprio_request(ctx, 0);
+	rq[2] = gpuprio_execbuf(ctx, 0);
 	if (IS_ERR(rq[2])) {
 		err = PTR_ERR(rq[2]);
 		goto out;
 	}
-	gpuprio_execbuf_add(ctx, rq[2], &attr);
 	err = gpuprio_check_rq("realtime waiter", rq[2], highest);
 	if (!err)
 		err = gpuprio_check_rq("idle request under a realtime waiter",
@@ -651,7 +854,9 @@ int i915_gpuprio_mock_selftests(void)
 		SUBTEST(igt_gpuprio_mapping),
 		SUBTEST(igt_gpuprio_create),
 		SUBTEST(igt_gpuprio_create_follows_nice),
+		SUBTEST(igt_gpuprio_semaphores),
 		SUBTEST(igt_gpuprio_submit),
+		SUBTEST(igt_gpuprio_race),
 		SUBTEST(igt_gpuprio_explicit),
 		SUBTEST(igt_gpuprio_deps),
 		SUBTEST(igt_gpuprio_fdinfo),

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * Cost of following the task's GPU priority on the submission path (see
- * i915_gpuprio.c), for make bench. Not part of the default selection: it
- * only runs when asked for with i915.igt__<line>__mock_gpuprio_perf=1.
+ * i915_gpuprio.c). A measurement, not a test, that takes seconds: it only
+ * runs when i915.st_filter names it (perf_gpuprio_request), never as part
+ * of a run of all mock selftests.
  *
  * Each round builds mock requests the way eb_request_add() does, once
  * taking the context's attributes as they are (what i915 did before) and
  * once through i915_gpuprio_execbuf_attr(), and times the two attribute
  * builders alone in a tight loop. One line per round goes to the kernel
- * log, for tests/bench/report.py:
+ * log:
  *
  *   i915_gpuprio_perf: round=R step_ns=S requests=N rq_base_ps=..
  *     rq_gpuprio_ps=.. calls=M attr_base_ps=.. attr_execbuf_ps=..
- *     attr_context_ps=..
  *
  * in picoseconds per request or per call. The clock is local_clock(): when
  * i915 starts at boot, the timekeeping clocksource may still be jiffies
@@ -23,6 +23,8 @@
 
 #include <linux/math64.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
 #include "gem/i915_gem_context.h"
 #include "gem/selftests/mock_context.h"
@@ -99,7 +101,7 @@ static int perf_requests(struct drm_i915_private *i915,
 	return 0;
 }
 
-enum perf_attr { PERF_ATTR_BASE, PERF_ATTR_EXECBUF, PERF_ATTR_CONTEXT };
+enum perf_attr { PERF_ATTR_BASE, PERF_ATTR_EXECBUF };
 
 /* The attribute builders alone, @calls times. */
 static u64 perf_attr(struct i915_gem_context *ctx, enum perf_attr what,
@@ -116,9 +118,6 @@ static u64 perf_attr(struct i915_gem_context *ctx, enum perf_attr what,
 			break;
 		case PERF_ATTR_EXECBUF:
 			i915_gpuprio_execbuf_attr(ctx, &attr);
-			break;
-		case PERF_ATTR_CONTEXT:
-			i915_gpuprio_context_attr(ctx, &attr);
 			break;
 		}
 		/* Keep every copy: the loop must not be optimised away */
@@ -182,7 +181,7 @@ static int perf_gpuprio_request(void *arg)
 
 	for (round = 0; !err && round < PERF_ROUNDS; round++) {
 		unsigned int nreq = batches * PERF_BATCH;
-		u64 rq_ns[2], attr_ns[3];
+		u64 rq_ns[2], attr_ns[2];
 		bool first = round & 1;
 
 		/* Alternate which variant goes first */
@@ -197,15 +196,12 @@ static int perf_gpuprio_request(void *arg)
 		attr_ns[PERF_ATTR_BASE] = perf_attr(ctx, PERF_ATTR_BASE, calls);
 		attr_ns[PERF_ATTR_EXECBUF] = perf_attr(ctx, PERF_ATTR_EXECBUF,
 						       calls);
-		attr_ns[PERF_ATTR_CONTEXT] = perf_attr(ctx, PERF_ATTR_CONTEXT,
-						       calls);
 
-		pr_info("i915_gpuprio_perf: round=%u step_ns=%llu requests=%u rq_base_ps=%llu rq_gpuprio_ps=%llu calls=%u attr_base_ps=%llu attr_execbuf_ps=%llu attr_context_ps=%llu\n",
+		pr_info("i915_gpuprio_perf: round=%u step_ns=%llu requests=%u rq_base_ps=%llu rq_gpuprio_ps=%llu calls=%u attr_base_ps=%llu attr_execbuf_ps=%llu\n",
 			round, step, nreq, to_ps(rq_ns[0], nreq),
 			to_ps(rq_ns[1], nreq), calls,
 			to_ps(attr_ns[PERF_ATTR_BASE], calls),
-			to_ps(attr_ns[PERF_ATTR_EXECBUF], calls),
-			to_ps(attr_ns[PERF_ATTR_CONTEXT], calls));
+			to_ps(attr_ns[PERF_ATTR_EXECBUF], calls));
 		cond_resched();
 	}
 
@@ -216,6 +212,39 @@ out_ctx:
 	return err;
 }
 
+/*
+ * Whether i915.st_filter names @name, alone or as @caller/@name. Unlike the
+ * filter itself, which runs every subtest when empty, no filter selects
+ * nothing.
+ */
+static bool perf_selected(const char *caller, const char *name)
+{
+	char *filter, *sep, *tok;
+	bool selected = false;
+
+	if (!i915_selftest.filter)
+		return false;
+
+	filter = kstrdup(i915_selftest.filter, GFP_KERNEL);
+	if (!filter)
+		return false;
+
+	for (sep = filter; !selected && (tok = strsep(&sep, ","));) {
+		char *sl = strchr(tok, '/');
+
+		if (sl) {
+			*sl++ = '\0';
+			if (strcmp(tok, caller))
+				continue;
+			tok = sl;
+		}
+		selected = !strcmp(tok, name);
+	}
+	kfree(filter);
+
+	return selected;
+}
+
 int i915_gpuprio_perf_mock_selftests(void)
 {
 	static const struct i915_subtest tests[] = {
@@ -224,6 +253,12 @@ int i915_gpuprio_perf_mock_selftests(void)
 	struct drm_i915_private *i915;
 	intel_wakeref_t wakeref;
 	int err = 0;
+
+	if (!perf_selected(__func__, "perf_gpuprio_request")) {
+		pr_info("i915: %s: not selected, a measurement: i915.st_filter=perf_gpuprio_request runs it\n",
+			__func__);
+		return 0;
+	}
 
 	i915 = mock_gem_device();
 	if (!i915)
