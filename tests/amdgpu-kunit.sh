@@ -8,14 +8,15 @@
 #
 # TAP on stdout: the build, the guest ran to the end, a clean kernel log,
 # each suite reported; then the guest's KTAP of those suites, whose cases
-# tests/summarize.py counts one by one.
+# tests/summarize.py counts one by one. Exit status 1 if anything failed
+# (make mutants can use it), 0 otherwise.
 #
 # usage: amdgpu-kunit.sh <tree> <initramfs> <result dir>
 set -u
 tree=$1 initrd=$2 results=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
 suites="amdgpu_ctx_prio amdgpu_ctx_entity_prio"
-n=0
+n=0 failed=0
 
 tap() { # tap <0 if ok> <name>
 	n=$((n + 1))
@@ -23,6 +24,7 @@ tap() { # tap <0 if ok> <name>
 		echo "ok $n - amdgpu-kunit: $2"
 	else
 		echo "not ok $n - amdgpu-kunit: $2"
+		failed=1
 	fi
 }
 
@@ -62,5 +64,8 @@ done
 
 # The KTAP itself: every case and every suite line, as printed.
 sed -n '/^@@SUITE-BEGIN kunit/,/^@@SUITE-END kunit/p' "$console" |
-	grep -E '^ *(not )?ok [0-9]+ |^ *#'
+	grep -E '^ *(not )?ok [0-9]+ |^ *#' > "$results/ktap"
+cat "$results/ktap"
+grep -qE '^ *not ok ' "$results/ktap" && failed=1
 echo "1..$n"
+exit $failed
