@@ -140,12 +140,16 @@ check-arm64:
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(OUT)/check/host-arm64.tap
 
-# amdgpu compile check: the objects the series touches, in a tree of their
-# own (all of amdgpu would take too long to build here).
-check-amdgpu: | deps
+# amdgpu in a tree of its own ($(OUT)/amdgpu, amdgpu built in): the objects
+# the series touches compile warning-free, then the whole kernel boots in
+# the guest to run amdgpu's KUnit suites (tests/amdgpu-kunit.sh).
+check-amdgpu: initramfs | deps
 	@$(call placeholder,host-amdgpu)
+	@$(call placeholder,host-amdgpu-kunit)
 	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
 		> $(OUT)/check/host-amdgpu.tap
+	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(OUT)/amdgpu $(INITRD) \
+		$(OUT)/check/amdgpu-kunit > $(OUT)/check/host-amdgpu-kunit.tap
 
 check-host: kernel
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \

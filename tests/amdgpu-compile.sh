@@ -1,9 +1,9 @@
 #!/bin/sh
-# Compile check of the amdgpu objects the project touches, without building
-# the rest of amdgpu (no AMD GPU here, and all of amdgpu takes too long):
-# tinyconfig + gpuprio-test.config + amdgpu-compile.config, then each object
-# alone. An object fails on an error or on any compiler warning. TAP on
-# stdout, build output of failures as TAP comments.
+# Compile check of the amdgpu objects the project touches: tinyconfig +
+# gpuprio-test.config + amdgpu-compile.config, then each object alone. An
+# object fails on an error or on any compiler warning. TAP on stdout, build
+# output of failures as TAP comments. tests/amdgpu-kunit.sh then builds the
+# whole tree and runs amdgpu's KUnit suites.
 #
 # usage: amdgpu-compile.sh <tree>                       (tree already synced)
 #        amdgpu-compile.sh <linux tarball> <pristine tree> <tree>
@@ -21,17 +21,8 @@ else
 fi
 
 amd=drivers/gpu/drm/amd/amdgpu
-# The test's folder is reached both from drm/ and, as a prefix of the path,
-# from amd/amdgpu/: a single-object build of it would compile it twice at
-# once, so it is built through its folder.
 objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o $amd/amdgpu_fdinfo.o
       $amd/tests/amdgpu_ctx_prio_test.o"
-target() {
-	case $1 in
-	*/tests/*) echo "${1%/*}/" ;;
-	*) echo "$1" ;;
-	esac
-}
 symbols="CONFIG_GPUPRIO=y CONFIG_DRM_AMDGPU=y
 	 CONFIG_DRM_AMDGPU_CTX_PRIO_KUNIT_TEST=y"
 kmake="make -C $tree -j$(nproc)"
@@ -77,7 +68,7 @@ fi
 for o in $objs; do
 	rm -f "$tree/$o"
 	echo "  BUILD   $o" >&2
-	if $kmake "$(target "$o")" >"$log" 2>&1 && [ -f "$tree/$o" ] &&
+	if $kmake "$o" >"$log" 2>&1 && [ -f "$tree/$o" ] &&
 	   ! grep -q 'warning:' "$log"; then
 		ok "$o builds without warnings"
 	else

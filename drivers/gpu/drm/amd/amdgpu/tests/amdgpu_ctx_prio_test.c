@@ -1,18 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * KUnit tests of the priority of an amdgpu context: an AMDGPU_SCHED
- * override wins, then a priority chosen at creation, then the GPU priority
- * of the task (amdgpu_ctx_priority() and its helpers in amdgpu_ctx.h).
- * They need neither a GPU nor the rest of the driver.
+ * KUnit tests of the priority amdgpu gives a context's jobs: the rule in
+ * amdgpu_ctx_priority() (an AMDGPU_SCHED override wins, then a priority
+ * chosen at creation, then the GPU priority of the task), the entities
+ * amdgpu_ctx_get_entity() creates with it and the refresh that each
+ * submission does with amdgpu_ctx_follow_task(), on real GPU schedulers of
+ * a device that has no hardware behind it. Built into amdgpu, so that it
+ * calls the driver's own functions.
+ *
+ * Each case runs in a kthread of its own, so the GPU priority and CPU nice
+ * the cases give their task need no restoring.
  */
 
+#include <kunit/device.h>
 #include <kunit/test.h>
 #include <linux/gpuprio.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
-#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
 
-#include "../amdgpu_ctx.h"
+#include <drm/gpu_scheduler.h>
+
+#include "amdgpu.h"
+#include "amdgpu_ctx.h"
 
 static const s32 valid_prios[] = {
 	AMDGPU_CTX_PRIORITY_VERY_LOW,
@@ -22,151 +33,127 @@ static const s32 valid_prios[] = {
 	AMDGPU_CTX_PRIORITY_VERY_HIGH,
 };
 
-/* What a task's GPU priority maps to: the three rows of the table */
-static const s32 task_prios[] = {
-	AMDGPU_CTX_PRIORITY_LOW,
-	AMDGPU_CTX_PRIORITY_NORMAL,
-	AMDGPU_CTX_PRIORITY_HIGH,
-};
-
-#ifdef CONFIG_GPUPRIO
-/* The test's own task: no permission check needed to restore it. */
-static void ctx_prio_test_set_gpuprio(u16 prio)
-{
-	WRITE_ONCE(current->gpuprio, prio);
-}
-#else
-static void ctx_prio_test_set_gpuprio(u16 prio)
-{
-}
-#endif
-
-/* A context as amdgpu_ctx_init() leaves it, created with @init_prio. */
-static void ctx_prio_test_init(struct amdgpu_ctx *ctx, s32 init_prio,
-			       s32 task_prio)
-{
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->init_priority = amdgpu_ctx_init_priority(init_prio);
-	ctx->override_priority = AMDGPU_CTX_PRIORITY_UNSET;
-	ctx->task_priority = task_prio;
-}
-
-/*
- * Only NORMAL, the default, counts as "no priority of its own"; without
- * CONFIG_GPUPRIO, NORMAL stays NORMAL as in stock amdgpu.
- */
-static void ctx_prio_test_explicit_rule(struct kunit *test)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(valid_prios); i++) {
-		s32 prio = valid_prios[i];
-		s32 kept = amdgpu_ctx_init_priority(prio);
-
-		if (IS_ENABLED(CONFIG_GPUPRIO) &&
-		    prio == AMDGPU_CTX_PRIORITY_NORMAL)
-			KUNIT_EXPECT_EQ(test, kept, AMDGPU_CTX_PRIORITY_UNSET);
-		else
-			KUNIT_EXPECT_EQ(test, kept, prio);
-	}
-}
-
-struct ctx_prio_test_row {
+struct ctx_prio_test_task {
 	u16 gpuprio;	/* GPUPRIO_DEFAULT: follow the CPU nice */
 	int nice;
-	s32 expected;
+	s32 expected;	/* the context priority it gives with CONFIG_GPUPRIO */
 };
 
-static const struct ctx_prio_test_row task_rows[] = {
+enum { TEST_TASK_HIGH, TEST_TASK_NORMAL, TEST_TASK_LOW, TEST_TASK_LEVELS };
+
+/* How the test's task gets each of the three levels. */
+static const struct ctx_prio_test_task task_levels[TEST_TASK_LEVELS] = {
+	[TEST_TASK_HIGH] = { GPUPRIO_BE_NICE(-5), 0, AMDGPU_CTX_PRIORITY_HIGH },
+	[TEST_TASK_NORMAL] = { GPUPRIO_DEFAULT, 0, AMDGPU_CTX_PRIORITY_NORMAL },
+	[TEST_TASK_LOW] = { GPUPRIO_DEFAULT, 5, AMDGPU_CTX_PRIORITY_LOW },
+};
+
+static const struct ctx_prio_test_task task_rows[] = {
 	/* A CPU boost alone never reaches HIGH, which needs CAP_SYS_NICE. */
 	{ GPUPRIO_DEFAULT, -20, AMDGPU_CTX_PRIORITY_NORMAL },
-	{ GPUPRIO_DEFAULT, -10, AMDGPU_CTX_PRIORITY_NORMAL },
 	{ GPUPRIO_DEFAULT, -1, AMDGPU_CTX_PRIORITY_NORMAL },
 	{ GPUPRIO_DEFAULT, 0, AMDGPU_CTX_PRIORITY_NORMAL },
 	{ GPUPRIO_DEFAULT, 1, AMDGPU_CTX_PRIORITY_LOW },
 	{ GPUPRIO_DEFAULT, 19, AMDGPU_CTX_PRIORITY_LOW },
-};
-
-#ifdef CONFIG_GPUPRIO
-/* A GPU priority of its own wins over the CPU nice (here 0). */
-static const struct ctx_prio_test_row gpuprio_rows[] = {
+	/* A GPU priority of its own wins over the CPU nice. */
 	{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), 0, AMDGPU_CTX_PRIORITY_HIGH },
 	{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 7), 0, AMDGPU_CTX_PRIORITY_HIGH },
 	{ GPUPRIO_BE_NICE(-1), 0, AMDGPU_CTX_PRIORITY_HIGH },
 	{ GPUPRIO_BE_NICE(0), 10, AMDGPU_CTX_PRIORITY_NORMAL },
 	{ GPUPRIO_BE_NICE(1), 0, AMDGPU_CTX_PRIORITY_LOW },
-	{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), -5, AMDGPU_CTX_PRIORITY_LOW },
+	{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), -5,
+	  AMDGPU_CTX_PRIORITY_LOW },
 };
-#endif
 
-/* Off means stock: without CONFIG_GPUPRIO every context is NORMAL. */
-static s32 ctx_prio_test_expected(s32 prio)
+/* Give the test's own task @t's priority: no permission check needed. */
+static void ctx_prio_test_set_task(const struct ctx_prio_test_task *t)
 {
-	return IS_ENABLED(CONFIG_GPUPRIO) ? prio : AMDGPU_CTX_PRIORITY_NORMAL;
+#ifdef CONFIG_GPUPRIO
+	WRITE_ONCE(current->gpuprio, t->gpuprio);
+#endif
+	set_user_nice(current, t->nice);
 }
 
-static void ctx_prio_test_rows(struct kunit *test,
-			       const struct ctx_prio_test_row *rows,
-			       unsigned int n)
+/* Off means stock: without CONFIG_GPUPRIO no task changes anything. */
+static s32 ctx_prio_test_task_expected(const struct ctx_prio_test_task *t)
 {
-	struct amdgpu_ctx *ctx;
+	return IS_ENABLED(CONFIG_GPUPRIO) ? t->expected :
+					    AMDGPU_CTX_PRIORITY_NORMAL;
+}
+
+/* A context as amdgpu_ctx_init() leaves it, created with @init_prio. */
+static void ctx_prio_test_init_ctx(struct amdgpu_ctx *ctx,
+				   struct amdgpu_ctx_mgr *mgr, s32 init_prio)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->mgr = mgr;
+	ctx->init_priority = init_prio;
+	ctx->override_priority = AMDGPU_CTX_PRIORITY_UNSET;
+}
+
+static struct amdgpu_ctx *ctx_prio_test_alloc_ctx(struct kunit *test)
+{
+	struct amdgpu_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	return ctx;
+}
+
+/* A context created with the default follows its task. */
+static void ctx_prio_test_follows_task(struct kunit *test)
+{
+	struct amdgpu_ctx *ctx = ctx_prio_test_alloc_ctx(test);
 	unsigned int i;
 
-	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-
-	for (i = 0; i < n; i++) {
-		ctx_prio_test_set_gpuprio(rows[i].gpuprio);
-		set_user_nice(current, rows[i].nice);
-		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_task_priority(current),
-				    ctx_prio_test_expected(rows[i].expected),
-				    "row %u", i);
-
-		/* Created with the default: the task's priority applies. */
-		ctx_prio_test_init(ctx, AMDGPU_CTX_PRIORITY_NORMAL,
-				   amdgpu_ctx_task_priority(current));
-		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx),
-				    ctx_prio_test_expected(rows[i].expected),
+	for (i = 0; i < ARRAY_SIZE(task_rows); i++) {
+		ctx_prio_test_set_task(&task_rows[i]);
+		ctx_prio_test_init_ctx(ctx, NULL, AMDGPU_CTX_PRIORITY_NORMAL);
+		KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx, current),
+				    ctx_prio_test_task_expected(&task_rows[i]),
 				    "row %u", i);
 	}
 }
 
-/* A context without a priority of its own follows the task's. */
-static void ctx_prio_test_follows_task(struct kunit *test)
-{
-	u16 saved_prio = task_gpuprio_raw(current);
-	long saved_nice = task_nice(current);
-
-	ctx_prio_test_rows(test, task_rows, ARRAY_SIZE(task_rows));
-#ifdef CONFIG_GPUPRIO
-	ctx_prio_test_rows(test, gpuprio_rows, ARRAY_SIZE(gpuprio_rows));
-#endif
-	ctx_prio_test_set_gpuprio(saved_prio);
-	set_user_nice(current, saved_nice);
-}
-
-/* A priority chosen at creation wins over the task's. */
+/* A priority chosen at creation wins over the task's; NORMAL is none. */
 static void ctx_prio_test_explicit_wins(struct kunit *test)
 {
-	struct amdgpu_ctx *ctx;
+	struct amdgpu_ctx *ctx = ctx_prio_test_alloc_ctx(test);
 	unsigned int i, j;
 
-	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-
 	for (i = 0; i < ARRAY_SIZE(valid_prios); i++) {
-		s32 init = valid_prios[i];
-
-		for (j = 0; j < ARRAY_SIZE(task_prios); j++) {
+		for (j = 0; j < ARRAY_SIZE(task_levels); j++) {
+			s32 init = valid_prios[i];
 			s32 expected = init;
 
-			if (IS_ENABLED(CONFIG_GPUPRIO) &&
-			    init == AMDGPU_CTX_PRIORITY_NORMAL)
-				expected = task_prios[j];
-			ctx_prio_test_init(ctx, init, task_prios[j]);
-			KUNIT_EXPECT_EQ_MSG(test, amdgpu_ctx_priority(ctx),
-					    expected, "init %d task %d",
-					    init, task_prios[j]);
+			if (init == AMDGPU_CTX_PRIORITY_NORMAL)
+				expected = ctx_prio_test_task_expected(&task_levels[j]);
+			ctx_prio_test_set_task(&task_levels[j]);
+			ctx_prio_test_init_ctx(ctx, NULL, init);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    amdgpu_ctx_priority(ctx, current),
+					    expected, "init %d task %u", init, j);
+		}
+	}
+}
+
+/* An AMDGPU_SCHED override wins over both, NORMAL included. */
+static void ctx_prio_test_override_wins(struct kunit *test)
+{
+	struct amdgpu_ctx *ctx = ctx_prio_test_alloc_ctx(test);
+	unsigned int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(valid_prios); i++) {
+		for (j = 0; j < ARRAY_SIZE(valid_prios); j++) {
+			for (k = 0; k < ARRAY_SIZE(task_levels); k++) {
+				ctx_prio_test_set_task(&task_levels[k]);
+				ctx_prio_test_init_ctx(ctx, NULL,
+						       valid_prios[j]);
+				ctx->override_priority = valid_prios[i];
+				KUNIT_EXPECT_EQ(test,
+						amdgpu_ctx_priority(ctx,
+								    current),
+						valid_prios[i]);
+			}
 		}
 	}
 }
@@ -188,20 +175,19 @@ static void ctx_prio_test_fdinfo(struct kunit *test)
 		{ AMDGPU_CTX_PRIORITY_NORMAL, AMDGPU_CTX_PRIORITY_NORMAL, 3,
 		  "low overridden" },
 	};
-	long saved_nice = task_nice(current);
-	struct amdgpu_ctx *ctx;
+	struct amdgpu_ctx *ctx = ctx_prio_test_alloc_ctx(test);
 	unsigned int i;
 
-	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
-
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct ctx_prio_test_task t = {
+			.gpuprio = GPUPRIO_DEFAULT,
+			.nice = rows[i].nice,
+		};
 		char text[32] = "";
 		bool shown;
 
-		set_user_nice(current, rows[i].nice);
-		ctx_prio_test_init(ctx, rows[i].init,
-				   amdgpu_ctx_task_priority(current));
+		ctx_prio_test_set_task(&t);
+		ctx_prio_test_init_ctx(ctx, NULL, rows[i].init);
 		ctx->override_priority = rows[i].override;
 		shown = gpuprio_fdinfo_format(text, sizeof(text),
 					      amdgpu_ctx_gpuprio_fdinfo(ctx,
@@ -213,33 +199,282 @@ static void ctx_prio_test_fdinfo(struct kunit *test)
 			KUNIT_EXPECT_STREQ_MSG(test, text, rows[i].expected,
 					       "row %u", i);
 	}
-	set_user_nice(current, saved_nice);
 }
 
-/* An AMDGPU_SCHED override wins over both, NORMAL included. */
-static void ctx_prio_test_override_wins(struct kunit *test)
+/*
+ * A device without hardware: gfx has a normal and a high priority pipe,
+ * each one scheduler, and SDMA shares the normal pipe's scheduler. Nothing
+ * is submitted, so the schedulers never run a job.
+ */
+struct ctx_prio_test_dev {
+	struct amdgpu_device *adev;
+	struct drm_gpu_scheduler sched[2];
+	unsigned int num_sched;
+	struct amdgpu_ctx_mgr mgr;
+	struct amdgpu_ctx *ctx[4];
+	unsigned int num_ctx;
+};
+
+/* The gfx pipes, the first also SDMA's */
+#define TEST_PIPE_NORMAL(env)	(&(env)->sched[0])
+#define TEST_PIPE_HIGH(env)	(&(env)->sched[1])
+
+static struct dma_fence *ctx_prio_test_run_job(struct drm_sched_job *job)
 {
-	struct amdgpu_ctx *ctx;
-	unsigned int i, j, k;
+	return NULL;
+}
 
-	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ctx);
+static enum drm_gpu_sched_stat
+ctx_prio_test_timedout_job(struct drm_sched_job *job)
+{
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
 
-	for (i = 0; i < ARRAY_SIZE(valid_prios); i++) {
-		for (j = 0; j < ARRAY_SIZE(valid_prios); j++) {
-			for (k = 0; k < ARRAY_SIZE(task_prios); k++) {
-				ctx_prio_test_init(ctx, valid_prios[j],
-						   task_prios[k]);
-				ctx->override_priority = valid_prios[i];
-				KUNIT_EXPECT_EQ(test, amdgpu_ctx_priority(ctx),
-						valid_prios[i]);
+static void ctx_prio_test_free_job(struct drm_sched_job *job)
+{
+}
+
+static const struct drm_sched_backend_ops ctx_prio_test_sched_ops = {
+	.run_job = ctx_prio_test_run_job,
+	.timedout_job = ctx_prio_test_timedout_job,
+	.free_job = ctx_prio_test_free_job,
+};
+
+static void ctx_prio_test_vfree(void *p)
+{
+	vfree(p);
+}
+
+static void ctx_prio_test_add_sched(struct amdgpu_device *adev, u32 hw_ip,
+				    u32 hw_prio, struct drm_gpu_scheduler *s)
+{
+	adev->gpu_sched[hw_ip][hw_prio].sched[0] = s;
+	adev->gpu_sched[hw_ip][hw_prio].num_scheds = 1;
+}
+
+static int ctx_prio_test_dev_init(struct kunit *test)
+{
+	struct drm_sched_init_args args = {
+		.ops = &ctx_prio_test_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = "amdgpu-ctx-prio-test",
+	};
+	struct ctx_prio_test_dev *env;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	mutex_init(&env->mgr.lock);
+	test->priv = env;
+	/* Too big for kmalloc */
+	env->adev = vzalloc(sizeof(*env->adev));
+	KUNIT_ASSERT_NOT_NULL(test, env->adev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							ctx_prio_test_vfree,
+							env->adev), 0);
+	args.dev = kunit_device_register(test, "amdgpu-ctx-prio-test");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(args.dev));
+	for (; env->num_sched < ARRAY_SIZE(env->sched); env->num_sched++)
+		KUNIT_ASSERT_EQ(test, drm_sched_init(&env->sched[env->num_sched],
+						     &args), 0);
+
+	ctx_prio_test_add_sched(env->adev, AMDGPU_HW_IP_GFX,
+				AMDGPU_GFX_PIPE_PRIO_NORMAL,
+				TEST_PIPE_NORMAL(env));
+	ctx_prio_test_add_sched(env->adev, AMDGPU_HW_IP_GFX,
+				AMDGPU_GFX_PIPE_PRIO_HIGH, TEST_PIPE_HIGH(env));
+	ctx_prio_test_add_sched(env->adev, AMDGPU_HW_IP_DMA,
+				AMDGPU_RING_PRIO_DEFAULT, TEST_PIPE_NORMAL(env));
+	env->mgr.adev = env->adev;
+	return 0;
+}
+
+static void ctx_prio_test_dev_exit(struct kunit *test)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	unsigned int n, i, j;
+
+	if (!env)
+		return;
+	for (n = 0; n < env->num_ctx; n++) {
+		for (i = 0; i < AMDGPU_HW_IP_NUM; i++) {
+			for (j = 0; j < AMDGPU_MAX_ENTITY_NUM; j++) {
+				struct amdgpu_ctx_entity *e;
+
+				e = env->ctx[n]->entities[i][j];
+				if (!e)
+					continue;
+				drm_sched_entity_destroy(&e->entity);
+				kfree(e);
 			}
 		}
 	}
+	for (i = 0; i < env->num_sched; i++)
+		drm_sched_fini(&env->sched[i]);
+	mutex_destroy(&env->mgr.lock);
+}
+
+static struct amdgpu_ctx *ctx_prio_test_dev_ctx(struct kunit *test,
+						s32 init_prio)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	struct amdgpu_ctx *ctx = ctx_prio_test_alloc_ctx(test);
+
+	KUNIT_ASSERT_LT(test, env->num_ctx, ARRAY_SIZE(env->ctx));
+	ctx_prio_test_init_ctx(ctx, &env->mgr, init_prio);
+	env->ctx[env->num_ctx++] = ctx;
+	return ctx;
+}
+
+static struct drm_sched_entity *
+ctx_prio_test_entity(struct kunit *test, struct amdgpu_ctx *ctx, u32 hw_ip)
+{
+	struct drm_sched_entity *entity = NULL;
+
+	KUNIT_ASSERT_EQ(test, amdgpu_ctx_get_entity(ctx, hw_ip, 0, 0, &entity),
+			0);
+	KUNIT_ASSERT_NOT_NULL(test, entity);
+	return entity;
+}
+
+static enum drm_sched_priority ctx_prio_test_sched_prio(s32 ctx_prio)
+{
+	switch (ctx_prio) {
+	case AMDGPU_CTX_PRIORITY_VERY_LOW:
+	case AMDGPU_CTX_PRIORITY_LOW:
+		return DRM_SCHED_PRIORITY_LOW;
+	case AMDGPU_CTX_PRIORITY_HIGH:
+	case AMDGPU_CTX_PRIORITY_VERY_HIGH:
+		return DRM_SCHED_PRIORITY_HIGH;
+	default:
+		return DRM_SCHED_PRIORITY_NORMAL;
+	}
+}
+
+/* @entity is on @sched's run queue of @ctx_prio. */
+static void ctx_prio_test_expect_rq(struct kunit *test,
+				    struct drm_sched_entity *entity,
+				    struct drm_gpu_scheduler *sched,
+				    s32 ctx_prio, unsigned int row)
+{
+	enum drm_sched_priority prio = ctx_prio_test_sched_prio(ctx_prio);
+
+	KUNIT_EXPECT_EQ_MSG(test, entity->priority, prio, "row %u", row);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, entity->rq, sched->sched_rq[prio],
+				"row %u", row);
+}
+
+/*
+ * A new entity takes the priority of the task that creates it, on the run
+ * queue and, for HIGH, on the high priority gfx pipe.
+ */
+static void ctx_prio_test_entity_init(struct kunit *test)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(task_levels); i++) {
+		s32 expected = ctx_prio_test_task_expected(&task_levels[i]);
+		struct drm_gpu_scheduler *pipe = TEST_PIPE_NORMAL(env);
+		struct drm_sched_entity *entity;
+		struct amdgpu_ctx *ctx;
+
+		if (expected == AMDGPU_CTX_PRIORITY_HIGH)
+			pipe = TEST_PIPE_HIGH(env);
+		ctx_prio_test_set_task(&task_levels[i]);
+		ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+		entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
+		ctx_prio_test_expect_rq(test, entity, pipe, expected, i);
+	}
+}
+
+/* Its own priority, or an override, wins when the entity is created. */
+static void ctx_prio_test_entity_init_own(struct kunit *test)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	struct drm_sched_entity *entity;
+	struct amdgpu_ctx *ctx;
+
+	/* A task at HIGH creates it */
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_HIGH]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_LOW);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_LOW, 0);
+
+	/* A task at LOW creates it after an override to HIGH */
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_LOW]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+	mutex_lock(&env->mgr.lock);
+	amdgpu_ctx_priority_override(ctx, AMDGPU_CTX_PRIORITY_HIGH);
+	mutex_unlock(&env->mgr.lock);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_HIGH(env),
+				AMDGPU_CTX_PRIORITY_HIGH, 1);
+}
+
+/*
+ * Each submission gives the entity its task's priority: SDMA has a single
+ * scheduler, which drm_sched_entity_set_priority() would never move.
+ */
+static void ctx_prio_test_submission(struct kunit *test)
+{
+	/* Each a change */
+	static const unsigned int order[] = {
+		TEST_TASK_LOW, TEST_TASK_HIGH, TEST_TASK_NORMAL,
+	};
+	struct ctx_prio_test_dev *env = test->priv;
+	struct drm_sched_entity *entity;
+	struct amdgpu_ctx *ctx;
+	unsigned int i;
+
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_NORMAL]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct ctx_prio_test_task *t = &task_levels[order[i]];
+
+		ctx_prio_test_set_task(t);
+		amdgpu_ctx_follow_task(ctx, entity, current);
+		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+					ctx_prio_test_task_expected(t), i);
+	}
+}
+
+/*
+ * An override by the DRM master moves the entity at once and wins over
+ * the task at every later submission, as a priority chosen at creation
+ * does.
+ */
+static void ctx_prio_test_submission_own(struct kunit *test)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	struct drm_sched_entity *entity;
+	struct amdgpu_ctx *ctx;
+
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_HIGH]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
+	mutex_lock(&env->mgr.lock);
+	amdgpu_ctx_priority_override(ctx, AMDGPU_CTX_PRIORITY_LOW);
+	mutex_unlock(&env->mgr.lock);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_LOW, 0);
+	amdgpu_ctx_follow_task(ctx, entity, current);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_LOW, 1);
+
+	/* Created HIGH, submitted to by a task at LOW */
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_HIGH);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_LOW]);
+	amdgpu_ctx_follow_task(ctx, entity, current);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_HIGH, 2);
 }
 
 static struct kunit_case amdgpu_ctx_prio_test_cases[] = {
-	KUNIT_CASE(ctx_prio_test_explicit_rule),
 	KUNIT_CASE(ctx_prio_test_follows_task),
 	KUNIT_CASE(ctx_prio_test_explicit_wins),
 	KUNIT_CASE(ctx_prio_test_override_wins),
@@ -252,7 +487,20 @@ static struct kunit_suite amdgpu_ctx_prio_test_suite = {
 	.test_cases = amdgpu_ctx_prio_test_cases,
 };
 
-kunit_test_suite(amdgpu_ctx_prio_test_suite);
+static struct kunit_case amdgpu_ctx_entity_prio_test_cases[] = {
+	KUNIT_CASE(ctx_prio_test_entity_init),
+	KUNIT_CASE(ctx_prio_test_entity_init_own),
+	KUNIT_CASE(ctx_prio_test_submission),
+	KUNIT_CASE(ctx_prio_test_submission_own),
+	{}
+};
 
-MODULE_DESCRIPTION("KUnit tests for the priority of amdgpu contexts");
-MODULE_LICENSE("Dual MIT/GPL");
+static struct kunit_suite amdgpu_ctx_entity_prio_test_suite = {
+	.name = "amdgpu_ctx_entity_prio",
+	.init = ctx_prio_test_dev_init,
+	.exit = ctx_prio_test_dev_exit,
+	.test_cases = amdgpu_ctx_entity_prio_test_cases,
+};
+
+kunit_test_suites(&amdgpu_ctx_prio_test_suite,
+		  &amdgpu_ctx_entity_prio_test_suite);

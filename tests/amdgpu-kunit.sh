@@ -1,0 +1,71 @@
+#!/bin/sh
+# amdgpu's KUnit suites (drivers/gpu/drm/amd/amdgpu/tests/) in a QEMU guest.
+# The tree that tests/amdgpu-compile.sh configured (amdgpu built in, with
+# its KUnit test) is built whole and booted with the test initramfs in
+# kunit-only mode, running only the amdgpu suites (kunit.filter_glob).
+# Without an AMD GPU amdgpu probes nothing; its KUnit suites run at boot on
+# GPU schedulers without hardware.
+#
+# TAP on stdout: the build, the guest ran to the end, a clean kernel log,
+# each suite reported; then the guest's KTAP of those suites, whose cases
+# tests/summarize.py counts one by one. Exit status 1 if anything failed
+# (make mutants can use it), 0 otherwise.
+#
+# usage: amdgpu-kunit.sh <tree> <initramfs> <result dir>
+set -u
+tree=$1 initrd=$2 results=$3
+repo=$(cd "$(dirname "$0")/.." && pwd)
+suites="amdgpu_ctx_prio amdgpu_ctx_entity_prio"
+n=0 failed=0
+
+tap() { # tap <0 if ok> <name>
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - amdgpu-kunit: $2"
+	else
+		echo "not ok $n - amdgpu-kunit: $2"
+		failed=1
+	fi
+}
+
+rm -rf "$results"
+mkdir -p "$results"
+echo "  BUILD   $tree/arch/x86/boot/bzImage" >&2
+start=$(date +%s)
+make -C "$tree" -s -j"${JOBS:-$(nproc)}" bzImage >"$results/build.log" 2>&1
+rc=$?
+echo "# bzImage built in $(($(date +%s) - start)) s"
+tap $rc "the kernel with amdgpu and its KUnit test builds"
+if [ $rc -ne 0 ]; then
+	tail -n 40 "$results/build.log" | sed 's/^/# /'
+	echo "1..$n"
+	exit 1
+fi
+
+GUEST_APPEND="gpunice.kunit-only kunit.filter_glob=amdgpu_ctx*" \
+	"$repo/tests/run-guest.sh" "$tree/arch/x86/boot/bzImage" "$initrd" \
+	"$results" >&2
+echo "# guest ran $(cat "$results/guest-seconds" 2>/dev/null) s"
+# The serial console ends lines with CR LF.
+tr -d '\r' < "$results/console.log" > "$results/console.txt"
+console=$results/console.txt
+
+grep -q '^@@GUEST-DONE' "$console"
+tap $? "the guest ran to the end"
+! grep -qE 'Kernel panic|BUG:|WARNING:|Oops|KASAN:|UBSAN:|Call Trace:' \
+	"$console"
+tap $? "no panic, BUG or WARNING in the kernel log"
+# Each suite's own result line, at the top level of the KTAP: a suite that
+# did not run has none.
+for suite in $suites; do
+	grep -qE "^(not )?ok [0-9]+ $suite\$" "$console"
+	tap $? "KUnit suite $suite reported"
+done
+
+# The KTAP itself: every case and every suite line, as printed.
+sed -n '/^@@SUITE-BEGIN kunit/,/^@@SUITE-END kunit/p' "$console" |
+	grep -E '^ *(not )?ok [0-9]+ |^ *#' > "$results/ktap"
+cat "$results/ktap"
+grep -qE '^ *not ok ' "$results/ktap" && failed=1
+echo "1..$n"
+exit $failed
