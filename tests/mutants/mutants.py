@@ -288,19 +288,48 @@ class Runner:
         secs = time.time() - start
         if proc.returncode == 0:
             return None, secs
-        return first_failure(proc.stdout), secs
+        return failures(proc.stdout, results), secs
 
 
-def first_failure(summary):
-    """'<suite>: <test>' of the first failure summarize.py printed."""
-    suite = None
+def failures(summary, results):
+    """'<suite>: <test>' of the first failure of each suite summarize.py
+    printed, a KUnit case named with its parent (parameters)."""
+    out, suite, seen = [], None, set()
     for line in summary.splitlines():
         m = re.match(r'^(\S+)\s+\d+ passed, \d+ failed', line)
         if m:
             suite = m.group(1)
-        elif line.startswith('    FAILED: '):
-            return '%s: %s' % (suite, line[len('    FAILED: '):].strip())
-    return 'no result'
+        elif line.startswith('    FAILED: ') and suite not in seen:
+            seen.add(suite)
+            test = line[len('    FAILED: '):].strip()
+            if suite == 'kunit':
+                test = kunit_parent(results, test)
+            if len(test) > 110:
+                test = test[:107] + '...'
+            out.append('%s: %s' % (suite, test))
+    return '; '.join(out) or 'no result'
+
+
+def kunit_parent(results, leaf):
+    """@leaf as '<case>/<leaf>': in KTAP a case's result follows those of
+    its parameters, one level of indentation up."""
+    try:
+        with open(os.path.join(results, 'kunit.tap'), errors='replace') as fp:
+            lines = fp.read().splitlines()
+    except OSError:
+        return leaf
+    result = re.compile(r'^(\s*)(not ok|ok)\s+\d+\s*-?\s*([^#]*?)\s*(#.*)?$')
+    for i, line in enumerate(lines):
+        m = result.match(line)
+        if not m or m.group(2) != 'not ok' or m.group(3) != leaf:
+            continue
+        depth = len(m.group(1).expandtabs(8))
+        for later in lines[i + 1:]:
+            p = result.match(later)
+            if p and len(p.group(1).expandtabs(8)) < depth:
+                return '%s/%s' % (p.group(3), leaf)
+        break
+    return leaf
 
 
 def selection(suites):
