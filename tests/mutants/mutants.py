@@ -292,12 +292,14 @@ class Runner:
         secs = time.time() - start
         if proc.returncode == 0:
             return None, secs
-        return failures(proc.stdout, results), secs
+        return failures(proc.stdout, results, suites), secs
 
 
-def failures(summary, results):
+def failures(summary, results, wanted):
     """'<suite>: <test>' of the first failure of each suite summarize.py
-    printed, a KUnit case named with its parent (parameters)."""
+    printed, a KUnit case named with its parent (parameters); the suites
+    in @wanted first, then the kernel log's verdict (guest), then others
+    (a guest whose kernel broke runs them all: no /proc/cmdline)."""
     out, suite, seen = [], None, set()
     for line in summary.splitlines():
         m = re.match(r'^(\S+)\s+\d+ passed, \d+ failed', line)
@@ -310,7 +312,11 @@ def failures(summary, results):
                 test = kunit_parent(results, test)
             if len(test) > 110:
                 test = test[:107] + '...'
-            out.append('%s: %s' % (suite, test))
+            out.append((suite, '%s: %s' % (suite, test)))
+    order = [w.split(':')[0] for w in wanted] + ['guest']
+    out.sort(key=lambda f: order.index(f[0]) if f[0] in order
+             else len(order))
+    out = [text for _, text in out]
     if len(out) > 3:
         out[3:] = ['%d more suite(s)' % (len(out) - 3)]
     return '; '.join(out) or 'no result'
