@@ -286,7 +286,7 @@ effect: deps
 # "mutants: K killed, S survived, H hardware-only". MUTANTS="id ..." runs
 # some of them; MUTANTS_DRY=1 or make mutants-check only checks that every
 # snippet applies once and reverts (make check's host-mutants does too).
-# Not in make check: about half an hour on 2 cores.
+# Not in make check: 23 minutes on 2 cores for 26 mutants.
 .PHONY: mutants mutants-check
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
