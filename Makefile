@@ -35,6 +35,8 @@ help:
 	@echo '  make check-nogpuprio  the drivers are stock without CONFIG_GPUPRIO'
 	@echo '  make bench        what the feature costs against its peers'
 	@echo '  make effect       what GPU priority does to a frame rate (simgpu)'
+	@echo '  make mutants      each hook disabled in turn: do the tests notice?'
+	@echo '                    (MUTANTS="id ...", MUTANTS_DRY=1: check snippets only)'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
@@ -155,6 +157,9 @@ check-host: kernel
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
 		CFLAGS="-O2 -Werror"
 	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)
+	@$(call placeholder,host-mutants)
+	@tests/mutants/mutants.py check --tap $(KDIR) \
+		> $(OUT)/check/host-mutants.tap || true
 
 # What make check runs; each writes TAP into $(OUT)/check for summarize.py.
 CHECK_SUITES ?= check-guest check-host check-arm64 check-amdgpu check-patches \
@@ -276,6 +281,27 @@ effect: deps
 		$(EFFECT_RUNS) $(EFFECT_SECONDS)
 	@tests/effect/report.py $(OUT)/effect --doc docs/EFFECT.md
 # --- end of make effect -----------------------------------------------------
+
+# --- make mutants -----------------------------------------------------------
+# Tests that can fail (tests/mutants/README): for each hook of the series, a
+# kernel with that hook reduced to stock behaviour, built incrementally in a
+# copy of the test tree ($(OUT)/mutants/linux) and booted with only the
+# suites that should notice; one line per mutant, killed or survived, and
+# "mutants: K killed, S survived, H hardware-only". MUTANTS="id ..." runs
+# some of them; MUTANTS_DRY=1 or make mutants-check only checks that every
+# snippet applies once and reverts (make check's host-mutants does too).
+# Not in make check: 23 minutes on 2 cores for 26 mutants.
+.PHONY: mutants mutants-check
+ifneq ($(MUTANTS_DRY),)
+mutants: mutants-check
+else
+mutants: kernel initramfs
+	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
+		--bin $(TESTBIN) --jobs $(JOBS) $(MUTANTS)
+endif
+mutants-check: $(KDIR)/.gpunice-files
+	@tests/mutants/mutants.py check $(KDIR) $(MUTANTS)
+# --- end of make mutants ----------------------------------------------------
 
 check-patches: kernel
 	@$(call placeholder,host-patches)

@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""make mutants: build a kernel with one hook of the series disabled at a
+time, run the suites that should notice, and say whether they did.
+
+usage: mutants.py check [--tap] <tree> [id ...]
+       mutants.py run --tree <tree> --work <dir> --bin <guest-bin> [id ...]
+
+Each tests/mutants/<id>.mutant names a file, the suites that should notice,
+an exact original snippet and its replacement (the hook reduced to stock
+behaviour); see tests/mutants/README. A snippet must be found exactly once:
+if not, the mutant is stale and the run stops before building anything.
+
+check  applies every mutant to a copy of its file in memory and reverts it,
+       without building: fast, part of make check's host suites (--tap).
+run    copies the synced tree <tree> (out/linux) into <work>/linux once,
+       boots it unmutated with each suite selection (baseline), then for
+       each mutant: apply, incremental build, boot with only its suites,
+       judge with tests/summarize.py, revert (checked by checksum).
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+GUEST_SUITES = os.path.join(REPO, 'tests', 'guest', 'suites')
+# A hardware-only mutant may name this: it is compiled, never run, there.
+COMPILE_ONLY = {'check-amdgpu'}
+HEADER = re.compile(r'^(file|suites|hardware-only):\s*(.*)$')
+
+
+class Stale(Exception):
+    pass
+
+
+class Mutant:
+    def __init__(self, ident, path):
+        self.id = ident
+        self.path = path
+        self.file = None
+        self.suites = []
+        self.hardware_only = None
+        self.original = ''
+        self.replacement = ''
+        self.parse()
+
+    def parse(self):
+        block = None
+        with open(self.path) as fp:
+            for line in fp:
+                if line.rstrip('\n') == '@@ original':
+                    block = 'original'
+                elif line.rstrip('\n') == '@@ replacement':
+                    block = 'replacement'
+                elif block:
+                    setattr(self, block, getattr(self, block) + line)
+                elif line.startswith('#') or not line.strip():
+                    continue
+                else:
+                    m = HEADER.match(line.rstrip('\n'))
+                    if not m:
+                        raise ValueError('%s: cannot read: %s' %
+                                         (self.path, line.rstrip()))
+                    key, value = m.groups()
+                    if key == 'file':
+                        self.file = value
+                    elif key == 'suites':
+                        self.suites = value.split()
+                    else:
+                        self.hardware_only = value
+        if not self.file or not self.suites or not self.original:
+            raise ValueError('%s: needs file, suites and an original' %
+                             self.path)
+        if self.original == self.replacement:
+            raise ValueError('%s: the replacement is the original' %
+                             self.path)
+
+    def problems(self):
+        """What is wrong with the suites named, as messages."""
+        known = set(os.listdir(GUEST_SUITES))
+        out, kunit = [], [s for s in self.suites if s.startswith('kunit')]
+        for s in self.suites:
+            if s in COMPILE_ONLY:
+                if not self.hardware_only:
+                    out.append('%s only compiles: hardware-only mutants '
+                               'alone may name it' % s)
+            elif s not in known and s != 'kunit' and \
+                    not s.startswith('kunit:'):
+                out.append('no suite %s in tests/guest/suites' % s)
+        if len(kunit) > 1:
+            out.append('one kunit or kunit:<glob> at most '
+                       '(kunit.filter_glob takes one glob)')
+        return out
+
+    def run_suites(self):
+        return [s for s in self.suites if s not in COMPILE_ONLY]
+
+
+def load(ids=None):
+    names = sorted(f[:-len('.mutant')] for f in os.listdir(HERE)
+                   if f.endswith('.mutant'))
+    if ids:
+        unknown = [i for i in ids if i not in names]
+        if unknown:
+            raise SystemExit('mutants: no such mutant: %s (have: %s)' %
+                             (' '.join(unknown), ' '.join(names)))
+        names = [n for n in names if n in ids]
+    return [Mutant(n, os.path.join(HERE, n + '.mutant')) for n in names]
+
+
+def sha(data):
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def mutate(text, m):
+    """@text with @m applied, and where; Stale unless the snippet is
+    there exactly once."""
+    n = text.count(m.original)
+    if n != 1:
+        raise Stale('snippet %s in %s, stale' %
+                    ('not found' if n == 0 else 'found %d times' % n,
+                     m.file))
+    at = text.index(m.original)
+    return text[:at] + m.replacement + text[at + len(m.original):], at
+
+
+def revert(text, m, at):
+    return text[:at] + m.original + text[at + len(m.replacement):]
+
+
+def locate(m, tree, tests_root):
+    """Where the mutated file lives: kernel paths in the tree, test
+    equipment (tests/...) under @tests_root."""
+    if m.file.startswith('tests/'):
+        return os.path.join(tests_root, m.file)
+    return os.path.join(tree, m.file)
+
+
+def check_one(m, tree, tests_root):
+    """Apply and revert @m on a copy in memory; raise Stale on trouble."""
+    for p in m.problems():
+        raise Stale(p)
+    path = locate(m, tree, tests_root)
+    if not os.path.exists(path):
+        raise Stale('no file %s' % path)
+    with open(path) as fp:
+        before = fp.read()
+    mutated, at = mutate(before, m)
+    if mutated == before:
+        raise Stale('applying changed nothing')
+    if sha(revert(mutated, m, at)) != sha(before):
+        raise Stale('does not revert to the original')
+
+
+def cmd_check(args):
+    mutants = load(args.ids)
+    n = failed = 0
+    for m in mutants:
+        n += 1
+        try:
+            check_one(m, args.tree, REPO)
+        except Stale as e:
+            failed += 1
+            msg = 'mutant %s: %s' % (m.id, e)
+            if args.tap:
+                print('not ok %d %s' % (n, msg))
+            else:
+                print(msg, file=sys.stderr)
+            continue
+        if args.tap:
+            print('ok %d mutant %s applies once to %s and reverts' %
+                  (n, m.id, m.file))
+    if args.tap:
+        print('1..%d' % n)
+    else:
+        print('mutants-check: %d mutant(s), %d applied once and reverted, '
+              '%d stale' % (n, n - failed, failed))
+    return 1 if failed or not n else 0
+
+
+# --- make mutants -----------------------------------------------------------
+
+def log(msg):
+    print('  %s' % msg, flush=True)
+
+
+def sh(argv, logfile=None, env=None):
+    with open(logfile or os.devnull, 'a') as out:
+        return subprocess.call(argv, stdout=out, stderr=subprocess.STDOUT,
+                               env=env)
+
+
+class Runner:
+    def __init__(self, args):
+        self.tree = os.path.abspath(args.tree)
+        self.work = os.path.abspath(args.work)
+        self.bin = os.path.abspath(args.bin)
+        self.jobs = str(args.jobs)
+        self.timeout = str(args.timeout)
+        self.linux = os.path.join(self.work, 'linux')
+        self.tests = os.path.join(self.work, 'src')
+        self.buildlog = os.path.join(self.work, 'build.log')
+
+    def sync(self):
+        """The synced test tree, once per run, into <work>/linux: rsync
+        compares contents and gives what it copies a new mtime, so a file
+        a killed run left mutated is rebuilt."""
+        os.makedirs(self.work, exist_ok=True)
+        if not os.path.isdir(self.linux):
+            log('COPY    %s -> %s' % (self.tree, self.linux))
+            subprocess.check_call(['cp', '-a', self.tree, self.linux])
+        else:
+            log('RSYNC   %s -> %s' % (self.tree, self.linux))
+            subprocess.check_call(['rsync', '-rlD', '--checksum', '--delete',
+                                   self.tree + '/', self.linux + '/'])
+        # Test equipment the mutants may change, e.g. tests/simgpu.
+        src = os.path.join(self.tests, 'tests')
+        if os.path.isdir(src):
+            shutil.rmtree(src)
+        shutil.copytree(os.path.join(REPO, 'tests', 'simgpu'),
+                        os.path.join(src, 'simgpu'))
+
+    def build(self, logfile):
+        """Incremental: bzImage, Module.symvers for simgpu.ko."""
+        return sh(['make', '-s', '-C', self.linux, '-j' + self.jobs,
+                   'bzImage', 'modules'], logfile) == 0
+
+    def initramfs(self, name, with_simgpu, logfile):
+        """The guest's initramfs: make check's programs, with simgpu.ko
+        rebuilt from <work>/src against the mutated tree when needed."""
+        out = os.path.join(self.work, 'initramfs-%s.cpio.gz' % name)
+        bindir = os.path.join(self.work, 'guest-bin')
+        if os.path.isdir(bindir):
+            shutil.rmtree(bindir)
+        shutil.copytree(self.bin, bindir)
+        if with_simgpu:
+            mod = os.path.join(self.tests, 'tests', 'simgpu')
+            if sh(['make', '-s', '-C', self.linux, 'M=' + mod, 'modules'],
+                  logfile) != 0:
+                return None
+            shutil.copy(os.path.join(mod, 'simgpu.ko'),
+                        os.path.join(bindir, 'simgpu.ko'))
+        if sh([os.path.join(REPO, 'scripts', 'mkinitramfs.sh'), out, bindir,
+               os.path.join(REPO, 'tests', 'guest')], logfile) != 0:
+            return None
+        return out
+
+    def append(self, suites):
+        """Kernel command line selecting @suites (see tests/guest/init)."""
+        names = []
+        kunit = None
+        for s in suites:
+            if s == 'kunit' or s.startswith('kunit:'):
+                names.append('kunit')
+                kunit = s[len('kunit:'):] if ':' in s else '*'
+            else:
+                names.append(s)
+        words = ['gpunice.suites=' + ','.join(names)]
+        words.append('kunit.filter_glob=' + kunit if kunit
+                     else 'kunit.enable=0')
+        if '50-i915-mock' in names:
+            # Ours only: upstream's requests selftests time waits, which
+            # fails now and then on a busy host and would kill falsely.
+            env = dict(os.environ,
+                       I915_MOCK_SELFTESTS='sanitycheck gpuprio gpuprio_guc')
+            words.append(subprocess.check_output(
+                [os.path.join(REPO, 'tests', 'i915-mock-params.sh'),
+                 self.linux], text=True, env=env).strip())
+        return ' '.join(words)
+
+    def boot(self, name, suites, initrd):
+        """Boot with @suites; returns (verdict line or None, seconds)."""
+        results = os.path.join(self.work, 'results', name)
+        if os.path.isdir(results):
+            shutil.rmtree(results)
+        os.makedirs(results)
+        env = dict(os.environ, GUEST_APPEND=self.append(suites),
+                   GUEST_TIMEOUT=self.timeout)
+        start = time.time()
+        sh([os.path.join(REPO, 'tests', 'run-guest.sh'),
+            os.path.join(self.linux, 'arch', 'x86', 'boot', 'bzImage'),
+            initrd, results], os.path.join(results, 'run.log'), env)
+        proc = subprocess.run([os.path.join(REPO, 'tests', 'summarize.py'),
+                               results], capture_output=True, text=True)
+        with open(os.path.join(results, 'summary.txt'), 'w') as fp:
+            fp.write(proc.stdout)
+        secs = time.time() - start
+        if proc.returncode == 0:
+            return None, secs
+        return failures(proc.stdout, results, suites), secs
+
+
+def failures(summary, results, wanted):
+    """'<suite>: <test>' of the first failure of each suite summarize.py
+    printed, a KUnit case named with its parent (parameters); the suites
+    in @wanted first, then the kernel log's verdict (guest), then others
+    (a guest whose kernel broke runs them all: no /proc/cmdline)."""
+    out, suite, seen = [], None, set()
+    for line in summary.splitlines():
+        m = re.match(r'^(\S+)\s+\d+ passed, \d+ failed', line)
+        if m:
+            suite = m.group(1)
+        elif line.startswith('    FAILED: ') and suite not in seen:
+            seen.add(suite)
+            test = line[len('    FAILED: '):].strip()
+            if suite == 'kunit':
+                test = kunit_parent(results, test)
+            if len(test) > 110:
+                test = test[:107] + '...'
+            out.append((suite, '%s: %s' % (suite, test)))
+    order = [w.split(':')[0] for w in wanted] + ['guest']
+    out.sort(key=lambda f: order.index(f[0]) if f[0] in order
+             else len(order))
+    out = [text for _, text in out]
+    if len(out) > 3:
+        out[3:] = ['%d more suite(s)' % (len(out) - 3)]
+    return '; '.join(out) or 'no result'
+
+
+def kunit_parent(results, leaf):
+    """@leaf as '<case>/<leaf>': in KTAP a case's result follows those of
+    its parameters, one level of indentation up."""
+    try:
+        with open(os.path.join(results, 'kunit.tap'), errors='replace') as fp:
+            lines = fp.read().splitlines()
+    except OSError:
+        return leaf
+    result = re.compile(r'^(\s*)(not ok|ok)\s+\d+\s*-?\s*([^#]*?)\s*(#.*)?$')
+    for i, line in enumerate(lines):
+        m = result.match(line)
+        if not m or m.group(2) != 'not ok' or m.group(3) != leaf:
+            continue
+        depth = len(m.group(1).expandtabs(8))
+        for later in lines[i + 1:]:
+            p = result.match(later)
+            if p and len(p.group(1).expandtabs(8)) < depth:
+                return '%s/%s' % (p.group(3), leaf)
+        break
+    return leaf
+
+
+def selection(suites):
+    return ' '.join(suites)
+
+
+def cmd_run(args):
+    mutants = load(args.ids)
+    r = Runner(args)
+    started = time.time()
+    r.sync()
+
+    stale = []
+    for m in mutants:
+        try:
+            check_one(m, r.linux, r.tests)
+        except Stale as e:
+            stale.append('mutant %s: %s' % (m.id, e))
+    if stale:
+        for s in stale:
+            print(s)
+        print('mutants: %d stale mutant(s): refresh their snippets in '
+              'tests/mutants/ (make mutants-check), nothing was built' %
+              len(stale))
+        return 1
+
+    reachable = [m for m in mutants if not m.hardware_only]
+    log('BUILD   %s (unmutated, log %s)' % (r.linux, r.buildlog))
+    open(r.buildlog, 'w').close()
+    if not r.build(r.buildlog):
+        print('mutants: the unmutated tree does not build, see %s' %
+              r.buildlog)
+        return 1
+
+    # Each suite selection must pass unmutated, or a kill means nothing.
+    baselines = {}
+    for m in reachable:
+        key = selection(m.run_suites())
+        if key in baselines:
+            continue
+        name = 'baseline-%d' % len(baselines)
+        initrd = r.initramfs(name, '70-simgpu' in m.run_suites(),
+                             r.buildlog)
+        failure, secs = r.boot(name, m.run_suites(), initrd) \
+            if initrd else ('initramfs failed', 0)
+        log('BASELINE %s: %s (%.0f s)' % (key, failure or 'passed', secs))
+        if failure:
+            print('mutants: the unmutated kernel fails with suites %s '
+                  '(%s), see %s' % (key, failure,
+                                    os.path.join(r.work, 'results', name)))
+            return 1
+        baselines[key] = name
+
+    killed = survived = hardware = errors = 0
+    lines = []
+    for m in mutants:
+        if m.hardware_only:
+            hardware += 1
+            line = 'mutant %s: survived (hardware only: %s)' % (
+                m.id, m.hardware_only)
+            print(line, flush=True)
+            lines.append(line)
+            continue
+        line, times = run_one(r, m)
+        if ': killed' in line:
+            killed += 1
+        elif line.endswith(': survived'):
+            survived += 1
+        else:
+            errors += 1
+        print(line, flush=True)
+        log('TIME    %s: %s' % (m.id, times))
+        lines.append(line)
+
+    total = time.time() - started
+    summary = 'mutants: %d killed, %d survived, %d hardware-only' % (
+        killed, survived, hardware)
+    if errors:
+        summary += ', %d error(s)' % errors
+    print(summary)
+    log('TOTAL   %d min %d s' % (total // 60, total % 60))
+    with open(os.path.join(r.work, 'mutants.txt'), 'w') as fp:
+        fp.write('\n'.join(lines + [summary]) + '\n')
+    return 1 if survived or errors else 0
+
+
+def run_one(r, m):
+    """Apply, build, boot, revert one mutant: (result line, times)."""
+    path = locate(m, r.linux, r.tests)
+    with open(path) as fp:
+        original = fp.read()
+    digest = sha(original)
+    logfile = os.path.join(r.work, 'build-%s.log' % m.id)
+    open(logfile, 'w').close()
+    t0 = time.time()
+    try:
+        with open(path, 'w') as fp:
+            fp.write(mutate(original, m)[0])
+        log('MUTANT  %s: %s' % (m.id, m.file))
+        if not r.build(logfile):
+            return ('mutant %s: error (build failed, see %s)' %
+                    (m.id, logfile)), 'build %.0f s' % (time.time() - t0)
+        t1 = time.time()
+        initrd = r.initramfs(m.id, '70-simgpu' in m.run_suites(), logfile)
+        if not initrd:
+            return ('mutant %s: error (initramfs failed, see %s)' %
+                    (m.id, logfile)), 'build %.0f s' % (t1 - t0)
+        failure, secs = r.boot(m.id, m.run_suites(), initrd)
+        times = 'build %.0f s, guest %.0f s' % (t1 - t0, secs)
+        if failure:
+            return 'mutant %s: killed (%s)' % (m.id, failure), times
+        return 'mutant %s: survived' % m.id, times
+    finally:
+        # Exactly the original back, with a new mtime: the next build
+        # recompiles it along with the next mutant.
+        with open(path, 'w') as fp:
+            fp.write(original)
+        with open(path) as fp:
+            if sha(fp.read()) != digest:
+                raise SystemExit('mutant %s: %s not restored: re-run to '
+                                 'copy the tree again' % (m.id, path))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    c = sub.add_parser('check')
+    c.add_argument('--tap', action='store_true')
+    c.add_argument('tree')
+    c.add_argument('ids', nargs='*')
+    r = sub.add_parser('run')
+    r.add_argument('--tree', required=True)
+    r.add_argument('--work', required=True)
+    r.add_argument('--bin', required=True)
+    r.add_argument('--jobs', default=os.cpu_count())
+    r.add_argument('--timeout', default=300)
+    r.add_argument('ids', nargs='*')
+    args = ap.parse_args()
+    try:
+        return cmd_check(args) if args.cmd == 'check' else cmd_run(args)
+    except ValueError as e:
+        print('mutants: %s' % e, file=sys.stderr)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
