@@ -297,7 +297,8 @@ mutants: mutants-check
 else
 mutants: kernel initramfs
 	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
-		--bin $(TESTBIN) --jobs $(JOBS) $(MUTANTS)
+		--bin $(TESTBIN) --jobs $(JOBS) --amdgpu $(OUT)/amdgpu \
+		--initrd $(INITRD) $(MUTANTS)
 endif
 mutants-check: $(KDIR)/.gpunice-files
 	@tests/mutants/mutants.py check $(KDIR) $(MUTANTS)

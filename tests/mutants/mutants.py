@@ -31,6 +31,10 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 GUEST_SUITES = os.path.join(REPO, 'tests', 'guest', 'suites')
 # A hardware-only mutant may name this: it is compiled, never run, there.
 COMPILE_ONLY = {'check-amdgpu'}
+# amdgpu's KUnit (tests/amdgpu-kunit.sh) on make check's amdgpu tree, which
+# the mutant is applied to instead of the test kernel's: alone, as the only
+# suite of its mutant.
+AMDGPU_KUNIT = 'amdgpu-kunit'
 HEADER = re.compile(r'^(file|suites|hardware-only):\s*(.*)$')
 
 
@@ -89,6 +93,10 @@ class Mutant:
                 if not self.hardware_only:
                     out.append('%s only compiles: hardware-only mutants '
                                'alone may name it' % s)
+            elif s == AMDGPU_KUNIT:
+                if self.suites != [s]:
+                    out.append('%s runs on a tree of its own: it must be '
+                               'the only suite' % s)
             elif s not in known and s != 'kunit' and \
                     not s.startswith('kunit:'):
                 out.append('no suite %s in tests/guest/suites' % s)
@@ -133,9 +141,12 @@ def revert(text, m, at):
     return text[:at] + m.original + text[at + len(m.replacement):]
 
 
-def locate(m, tree, tests_root):
-    """Where the mutated file lives: kernel paths in the tree, test
-    equipment (tests/...) under @tests_root."""
+def locate(m, tree, tests_root, amdgpu_tree=None):
+    """Where the mutated file lives: kernel paths in the tree (the amdgpu
+    tree's for amdgpu-kunit mutants when running), test equipment
+    (tests/...) under @tests_root."""
+    if amdgpu_tree and m.suites == [AMDGPU_KUNIT]:
+        return os.path.join(amdgpu_tree, m.file)
     if m.file.startswith('tests/'):
         return os.path.join(tests_root, m.file)
     return os.path.join(tree, m.file)
@@ -205,6 +216,42 @@ class Runner:
         self.linux = os.path.join(self.work, 'linux')
         self.tests = os.path.join(self.work, 'src')
         self.buildlog = os.path.join(self.work, 'build.log')
+        self.amdgpu_tree = os.path.abspath(args.amdgpu) if args.amdgpu \
+            else None
+        self.amdgpu = os.path.join(self.work, 'amdgpu')
+        self.initrd = os.path.abspath(args.initrd) if args.initrd else None
+
+    def sync_amdgpu(self):
+        """make check's amdgpu tree (configured and built by check-amdgpu)
+        into <work>/amdgpu, as sync() does the test tree."""
+        if not self.amdgpu_tree or not os.path.isdir(self.amdgpu_tree):
+            raise SystemExit('mutants: no amdgpu tree (make check-amdgpu '
+                             'makes it): %s' % self.amdgpu_tree)
+        log('RSYNC   %s -> %s' % (self.amdgpu_tree, self.amdgpu))
+        subprocess.check_call(['rsync', '-rlD', '--checksum', '--delete',
+                               self.amdgpu_tree + '/', self.amdgpu + '/'])
+
+    def amdgpu_kunit(self, name):
+        """Build and boot the amdgpu tree; (failure or None, seconds)."""
+        results = os.path.join(self.work, 'results', name)
+        if os.path.isdir(results):
+            shutil.rmtree(results)
+        os.makedirs(results)
+        start = time.time()
+        tap = os.path.join(results, 'amdgpu-kunit.tap')
+        with open(tap, 'w') as fp:
+            rc = subprocess.call([os.path.join(REPO, 'tests',
+                                               'amdgpu-kunit.sh'),
+                                  self.amdgpu, self.initrd, results],
+                                 stdout=fp, stderr=subprocess.STDOUT,
+                                 env=dict(os.environ, JOBS=self.jobs))
+        secs = time.time() - start
+        if rc == 0:
+            return None, secs
+        with open(tap) as fp:
+            bad = [ln.split(' - ', 1)[-1].strip() for ln in fp
+                   if ln.lstrip().startswith('not ok')]
+        return 'amdgpu-kunit: ' + (', '.join(bad[:3]) or 'rc %d' % rc), secs
 
     def sync(self):
         """The synced test tree, once per run, into <work>/linux: rsync
@@ -267,7 +314,8 @@ class Runner:
             # Ours only: upstream's requests selftests time waits, which
             # fails now and then on a busy host and would kill falsely.
             env = dict(os.environ,
-                       I915_MOCK_SELFTESTS='sanitycheck gpuprio gpuprio_guc')
+                       I915_MOCK_SELFTESTS='sanitycheck gpuprio gpuprio_guc '
+                                           'gpuprio_context')
             words.append(subprocess.check_output(
                 [os.path.join(REPO, 'tests', 'i915-mock-params.sh'),
                  self.linux], text=True, env=env).strip())
@@ -369,6 +417,16 @@ def cmd_run(args):
         return 1
 
     reachable = [m for m in mutants if not m.hardware_only]
+    amdgpu = [m for m in reachable if m.suites == [AMDGPU_KUNIT]]
+    reachable = [m for m in reachable if m not in amdgpu]
+    if amdgpu:
+        r.sync_amdgpu()
+        failure, secs = r.amdgpu_kunit('baseline-amdgpu')
+        log('BASELINE %s: %s (%.0f s)' % (AMDGPU_KUNIT, failure or 'passed',
+                                          secs))
+        if failure:
+            print('mutants: the unmutated amdgpu tree fails (%s)' % failure)
+            return 1
     log('BUILD   %s (unmutated, log %s)' % (r.linux, r.buildlog))
     open(r.buildlog, 'w').close()
     if not r.build(r.buildlog):
@@ -430,7 +488,8 @@ def cmd_run(args):
 
 def run_one(r, m):
     """Apply, build, boot, revert one mutant: (result line, times)."""
-    path = locate(m, r.linux, r.tests)
+    amdgpu = m.suites == [AMDGPU_KUNIT]
+    path = locate(m, r.linux, r.tests, r.amdgpu)
     with open(path) as fp:
         original = fp.read()
     digest = sha(original)
@@ -441,6 +500,12 @@ def run_one(r, m):
         with open(path, 'w') as fp:
             fp.write(mutate(original, m)[0])
         log('MUTANT  %s: %s' % (m.id, m.file))
+        if amdgpu:
+            failure, secs = r.amdgpu_kunit(m.id)
+            times = 'build and guest %.0f s' % secs
+            if failure:
+                return 'mutant %s: killed (%s)' % (m.id, failure), times
+            return 'mutant %s: survived' % m.id, times
         if not r.build(logfile):
             return ('mutant %s: error (build failed, see %s)' %
                     (m.id, logfile)), 'build %.0f s' % (time.time() - t0)
@@ -478,6 +543,8 @@ def main():
     r.add_argument('--bin', required=True)
     r.add_argument('--jobs', default=os.cpu_count())
     r.add_argument('--timeout', default=300)
+    r.add_argument('--amdgpu', help="make check-amdgpu's tree")
+    r.add_argument('--initrd', help='the test initramfs (amdgpu-kunit)')
     r.add_argument('ids', nargs='*')
     args = ap.parse_args()
     try:
