@@ -15,6 +15,12 @@ HDRS	:= $(OUT)/headers
 TESTBIN	:= $(OUT)/guest-bin
 # Extra fragments (e.g. configs/debug.config) are merged after the base one.
 KCONFIG	:= configs/gpuprio-test.config $(KCONFIG_EXTRA)
+# The kernel trees of make check share most of their objects (the test
+# kernel's and amdgpu's core): ccache (make deps installs it) compiles each
+# once. Its masquerading gcc comes first in the PATH of every kernel build.
+ifneq ($(wildcard /usr/lib/ccache/gcc),)
+export PATH := /usr/lib/ccache:$(PATH)
+endif
 BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage
 INITRD	:= $(OUT)/initramfs.cpio.gz
 
@@ -32,7 +38,7 @@ help:
 	@echo '  make demo         build, boot and run the GPU nice walk-through'
 	@echo '  make check        build everything, run all tests (host and guest)'
 	@echo '  make check-debug  the guest tests on a lockdep/KASAN/UBSAN kernel'
-	@echo '  make check-nogpuprio  the drivers are stock without CONFIG_GPUPRIO'
+	@echo '  make check-extra  arm64 wiring, make deb, stock without CONFIG_GPUPRIO'
 	@echo '  make bench        what the feature costs against its peers'
 	@echo '  make effect       what GPU priority does to a frame rate (simgpu)'
 	@echo '  make mutants      each hook disabled in turn: do the tests notice?'
@@ -140,7 +146,7 @@ check-arm64:
 	@$(call placeholder,host-arm64)
 	@scripts/install-deps.sh gcc-aarch64-linux-gnu
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
-		> $(OUT)/check/host-arm64.tap
+		> $(CHECK_DIR)/host-arm64.tap
 
 # amdgpu in a tree of its own ($(OUT)/amdgpu, amdgpu built in): the objects
 # the series touches compile warning-free, then the whole kernel boots in
@@ -149,9 +155,9 @@ check-amdgpu: initramfs | deps
 	@$(call placeholder,host-amdgpu)
 	@$(call placeholder,host-amdgpu-kunit)
 	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
-		> $(OUT)/check/host-amdgpu.tap
+		> $(CHECK_DIR)/host-amdgpu.tap
 	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(OUT)/amdgpu $(INITRD) \
-		$(OUT)/check/amdgpu-kunit > $(OUT)/check/host-amdgpu-kunit.tap
+		$(CHECK_DIR)/amdgpu-kunit > $(CHECK_DIR)/host-amdgpu-kunit.tap
 
 check-host: kernel
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
@@ -159,18 +165,30 @@ check-host: kernel
 	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)
 	@$(call placeholder,host-mutants)
 	@tests/mutants/mutants.py check --tap $(KDIR) \
-		> $(OUT)/check/host-mutants.tap || true
+		> $(CHECK_DIR)/host-mutants.tap || true
 
-# What make check runs; each writes TAP into $(OUT)/check for summarize.py.
-CHECK_SUITES ?= check-guest check-host check-arm64 check-amdgpu check-patches \
-	check-deb check-nogpuprio
+# What make check runs; each writes TAP into $(CHECK_DIR) for summarize.py.
+CHECK_DIR ?= $(OUT)/check
+CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches
+# What make check-extra runs: a kernel tree each, too long for CI next to
+# make check-debug on 2 cores (see README, Time and disk).
+EXTRA_SUITES := check-arm64 check-deb check-nogpuprio
 # A suite that dies before writing its TAP still counts as a failure.
-placeholder = echo "not ok 1 $(1) did not run to the end" > $(OUT)/check/$(1).tap
+placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
 check: deps
 	@rm -rf $(OUT)/check && mkdir -p $(OUT)/check
 	@$(MAKE) -k --no-print-directory $(CHECK_SUITES) || true
 	@tests/summarize.py $(OUT)/check
+
+# The same summary for the extra suites, in $(OUT)/check-extra; they need
+# the test kernel and initramfs, which they build like make check.
+.PHONY: check-extra
+check-extra: deps
+	@rm -rf $(OUT)/check-extra && mkdir -p $(OUT)/check-extra
+	@$(MAKE) -k --no-print-directory $(EXTRA_SUITES) \
+		CHECK_DIR=$(OUT)/check-extra || true
+	@tests/summarize.py --host-only $(OUT)/check-extra
 
 demo: deps
 	@scripts/install-deps.sh gnuplot-nox
@@ -251,7 +269,7 @@ check-nogpuprio: initramfs
 	@$(MAKE) --no-print-directory kernel OUT=$(NOGPUPRIO) \
 		KCONFIG_EXTRA=configs/no-gpuprio.config
 	@tests/check-nogpuprio.sh $(NOGPUPRIO)/linux $(INITRD) \
-		$(OUT)/check/nogpuprio > $(OUT)/check/host-nogpuprio.tap
+		$(CHECK_DIR)/nogpuprio > $(CHECK_DIR)/host-nogpuprio.tap
 # --- end of make check-nogpuprio --------------------------------------------
 
 # --- make effect ------------------------------------------------------------
@@ -307,7 +325,7 @@ mutants-check: $(KDIR)/.gpunice-files
 check-patches: kernel
 	@$(call placeholder,host-patches)
 	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
-		$(OUT)/patches > $(OUT)/check/host-patches.tap 2>/dev/null || true
+		$(OUT)/patches > $(CHECK_DIR)/host-patches.tap 2>/dev/null || true
 
 # gpunice, its man pages, bash completion and the headers (tools/gpunice).
 install:
@@ -359,7 +377,7 @@ check-deb: kernel
 	@$(call placeholder,host-deb)
 	@scripts/install-deps.sh $(DEB_PKGS) lintian
 	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
-		$(OUT)/deb-check > $(OUT)/check/host-deb.tap
+		$(OUT)/deb-check > $(CHECK_DIR)/host-deb.tap
 # --- end of make deb ---------------------------------------------------------
 
 vm: kernel initramfs

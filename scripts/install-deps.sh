@@ -5,7 +5,7 @@ set -eu
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       libelf-dev libssl-dev cpio xz-utils gcc make patch perl python3
       mandoc groff-base strace rsync
-      python3-ply python3-git libdrm-dev pkg-config"
+      python3-ply python3-git libdrm-dev pkg-config ccache"
 [ $# -gt 0 ] && pkgs="$pkgs $*"
 
 missing=

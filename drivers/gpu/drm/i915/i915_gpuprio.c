@@ -26,8 +26,8 @@
  * an execbuf adds, when GuC registers one of the context's engines, and
  * where i915 decides whether the context may busy-wait on semaphores
  * (which it allows at normal priority and above: when the context's
- * engines are set up and when the application sets its priority, not at
- * every execbuf). The scheduler core, priority inheritance between
+ * engines are set up, when the application sets its priority, and at
+ * every execbuf for the context's later requests). The scheduler core, priority inheritance between
  * dependent requests, the execlists and GuC backends, heartbeats and
  * tracing only ever see plain i915 priorities, and requests a GEM context
  * gets by other means than execbuf keep the context's own priority, as
@@ -54,6 +54,8 @@
 #include <uapi/drm/i915_drm.h>
 
 #include "gem/i915_gem_context_types.h"
+#include "gt/intel_context.h"
+#include "gt/intel_engine.h"
 #include "i915_drm_client.h"
 #include "i915_gpuprio.h"
 #include "i915_scheduler_types.h"
@@ -146,6 +148,37 @@ void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 		WRITE_ONCE(client->gpuprio_fdinfo,
 			   gpuprio_fdinfo_pack(gpuprio_level(gpuprio),
 					       overridden));
+}
+
+/**
+ * i915_gpuprio_update_semaphores - semaphores for a context's next requests
+ * @ce: the engine context of an execbuf's request
+ * @prio: the request's priority, from i915_gpuprio_execbuf_attr()
+ *
+ * i915 lets a context busy-wait on semaphores at normal priority and
+ * above only, so that lowered work does not spin on an engine others need
+ * (intel_context_set_gem() and the context's SETPARAM decide it the same
+ * way). A task's priority may change after it created the context: apply
+ * the rule again to what the task's last execbuf got. The request at hand
+ * has already chosen how to wait, so this takes effect from the next one.
+ */
+void i915_gpuprio_update_semaphores(struct intel_context *ce, int prio)
+{
+	struct intel_engine_cs *engine = ce->engine;
+	bool use;
+
+	if (!intel_engine_has_timeslices(engine))
+		return;
+
+	use = prio >= I915_PRIORITY_NORMAL &&
+	      intel_engine_has_semaphores(engine);
+	if (use == intel_context_use_semaphores(ce))
+		return;
+
+	if (use)
+		intel_context_set_use_semaphores(ce);
+	else
+		intel_context_clear_use_semaphores(ce);
 }
 
 /**

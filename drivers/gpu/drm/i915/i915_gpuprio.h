@@ -23,6 +23,7 @@ struct drm_printer;
 struct i915_drm_client;
 struct i915_gem_context;
 struct i915_sched_attr;
+struct intel_context;
 struct task_struct;
 
 #if IS_ENABLED(CONFIG_GPUPRIO)
@@ -32,6 +33,7 @@ int i915_gpuprio_task_priority(const struct task_struct *tsk);
 int i915_gpuprio_context_priority(const struct i915_gem_context *ctx);
 void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 			       struct i915_sched_attr *attr);
+void i915_gpuprio_update_semaphores(struct intel_context *ce, int prio);
 
 void i915_gpuprio_client_fdinfo(struct drm_printer *p,
 				const struct i915_drm_client *client);
@@ -47,6 +49,11 @@ static inline int i915_gpuprio_task_priority(const struct task_struct *tsk)
 
 #define i915_gpuprio_context_priority(ctx)	READ_ONCE((ctx)->sched.priority)
 #define i915_gpuprio_execbuf_attr(ctx, attr)	(*(attr) = (ctx)->sched)
+
+static inline void i915_gpuprio_update_semaphores(struct intel_context *ce,
+						  int prio)
+{
+}
 
 static inline void i915_gpuprio_client_fdinfo(struct drm_printer *p,
 					      const struct i915_drm_client *client)

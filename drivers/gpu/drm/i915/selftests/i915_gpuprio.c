@@ -9,9 +9,12 @@
 
 #include <linux/gpuprio.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/idr.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/string_choices.h>
 
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 #include <uapi/drm/i915_drm.h>
 
@@ -20,6 +23,8 @@
 #include "gt/intel_context.h"
 #include "gt/intel_engine.h"
 #include "i915_drm_client.h"
+#include "i915_file_private.h"
+#include "i915_gem.h"
 #include "i915_gpuprio.h"
 #include "i915_request.h"
 #include "i915_scheduler.h"
@@ -615,6 +620,90 @@ static int igt_gpuprio_race(void *arg)
 }
 #endif
 
+/*
+ * A task lowered after it created a context stops busy-waiting on
+ * semaphores from its next execbuf on, and resumes when raised again; the
+ * context's own priority decides while it has one.
+ */
+static int igt_gpuprio_execbuf_semaphores(void *arg)
+{
+	static const struct {
+		const char *name;
+		int nice;
+		int own;
+		bool semaphores;
+	} steps[] = {
+		{ "execbuf at nice 10", 10, I915_CONTEXT_DEFAULT_PRIORITY, false },
+		{ "execbuf at nice 0", 0, I915_CONTEXT_DEFAULT_PRIORITY, true },
+		{ "execbuf at nice 10, own 1", 10, 1, true },
+		{ "execbuf at nice 0, own -1", 0, -1, false },
+	};
+	struct drm_i915_private *i915 = arg;
+	struct intel_engine_cs *engine = to_gt(i915)->engine[RCS0];
+	unsigned long flags = engine->flags;
+	struct gpuprio_task_state saved;
+	struct i915_gem_context *ctx;
+	struct intel_context *ce;
+	unsigned int i;
+	int err = 0;
+
+	/* What execlists gives an engine that can preempt */
+	engine->flags |= I915_ENGINE_HAS_SEMAPHORES | I915_ENGINE_HAS_TIMESLICES;
+	if (!intel_engine_has_timeslices(engine)) {
+		pr_info("no timeslices (CONFIG_DRM_I915_TIMESLICE_DURATION=0): semaphores are never used, skipped\n");
+		goto out_flags;
+	}
+
+	gpuprio_save_task(&saved);
+	gpuprio_mock_scheduler(i915, true);
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
+	ctx = kernel_context(i915, NULL);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto out_task;
+	}
+	ce = i915_gem_context_get_engine(ctx, RCS0);
+	if (IS_ERR(ce)) {
+		err = PTR_ERR(ce);
+		goto out_ctx;
+	}
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		struct i915_request *rq;
+		bool used;
+
+		gpuprio_set_task_value(GPUPRIO_DEFAULT, steps[i].nice);
+		ctx->sched.priority = steps[i].own;
+		rq = gpuprio_execbuf(ctx, 0);
+		ctx->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
+		if (IS_ERR(rq)) {
+			err = PTR_ERR(rq);
+			break;
+		}
+		i915_request_put(rq);
+
+		used = intel_context_use_semaphores(ce);
+		if (used != steps[i].semaphores) {
+			pr_err("%s: semaphores %s, expected %s\n",
+			       steps[i].name, str_yes_no(used),
+			       str_yes_no(steps[i].semaphores));
+			err = -EINVAL;
+			break;
+		}
+	}
+
+	intel_context_put(ce);
+	mock_device_flush(i915);
+out_ctx:
+	kernel_context_close(ctx);
+out_task:
+	gpuprio_mock_scheduler(i915, false);
+	gpuprio_restore_task(&saved);
+out_flags:
+	engine->flags = flags;
+	return err;
+}
+
 /* The context's own priority wins; GETPARAM still reads it back. */
 static int igt_gpuprio_explicit(void *arg)
 {
@@ -766,7 +855,7 @@ out_task:
 }
 
 struct gpuprio_fdinfo_buf {
-	char text[64];
+	char text[1024];
 	size_t len;
 };
 
@@ -778,73 +867,139 @@ static void gpuprio_fdinfo_print(struct drm_printer *p, struct va_format *vaf)
 			      sizeof(buf->text) - buf->len, "%pV", vaf);
 }
 
-/* fdinfo shows the level of the client's most recent execbuf. */
+/*
+ * A DRM file of the mock device as i915_driver_open() leaves it. The mock
+ * driver has no file operations to open a real one with, so only what
+ * i915_gem_open() and i915_drm_client_fdinfo() use is set up.
+ */
+static struct drm_file *gpuprio_open_drm_file(struct drm_i915_private *i915)
+{
+	struct drm_file *file;
+	int err;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	if (!file)
+		return ERR_PTR(-ENOMEM);
+
+	idr_init_base(&file->object_idr, 1);
+	spin_lock_init(&file->table_lock);
+	err = i915_gem_open(i915, file);
+	if (err) {
+		idr_destroy(&file->object_idr);
+		kfree(file);
+		return ERR_PTR(err);
+	}
+	return file;
+}
+
+/* What i915_driver_postclose() and the DRM core do when it is closed. */
+static void gpuprio_close_drm_file(struct drm_file *file)
+{
+	struct drm_i915_file_private *fpriv = file->driver_priv;
+
+	i915_gem_context_close(file);
+	i915_drm_client_put(fpriv->client);
+	kfree_rcu(fpriv, rcu);
+	idr_destroy(&file->object_idr);
+	kfree(file);
+}
+
+/*
+ * The drm-gpuprio line of @file's fdinfo, as the DRM core's show_fdinfo
+ * prints it through i915_drm_client_fdinfo(), is @expected, or there is
+ * none if @expected is NULL.
+ */
+static int gpuprio_check_fdinfo(const char *what, struct drm_file *file,
+				struct gpuprio_fdinfo_buf *buf,
+				const char *expected)
+{
+	struct drm_printer p = {
+		.printfn = gpuprio_fdinfo_print,
+		.arg = buf,
+	};
+	const char *line;
+	size_t len;
+
+	buf->len = 0;
+	buf->text[0] = '\0';
+	i915_drm_client_fdinfo(&p, file);
+	line = strstr(buf->text, "drm-gpuprio:");
+	if (!line && !expected)
+		return 0;
+
+	len = line ? strcspn(line, "\n") : 0;
+	if (line && expected && len == strlen(expected) &&
+	    !strncmp(line, expected, len))
+		return 0;
+
+	pr_err("fdinfo %s: '%.*s', expected '%s'\n", what, (int)len,
+	       line ?: "", expected ?: "no drm-gpuprio");
+	return -EINVAL;
+}
+
+/*
+ * A DRM file's fdinfo shows the level of its client's most recent execbuf,
+ * and whether the context's own priority overrode it.
+ */
 static int igt_gpuprio_fdinfo(void *arg)
 {
 	struct drm_i915_private *i915 = arg;
-	struct gpuprio_fdinfo_buf buf = {};
-	struct drm_printer p = {
-		.printfn = gpuprio_fdinfo_print,
-		.arg = &buf,
-	};
+	struct drm_i915_file_private *fpriv;
 	struct gpuprio_task_state saved;
-	struct i915_drm_client *client;
+	struct gpuprio_fdinfo_buf *buf;
 	struct i915_gem_context *ctx;
 	struct i915_sched_attr attr;
-	int err = 0;
+	struct drm_file *file;
+	int err;
 
-	client = i915_drm_client_alloc();
-	if (!client)
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
 		return -ENOMEM;
 
 	gpuprio_save_task(&saved);
+	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
+	file = gpuprio_open_drm_file(i915);
+	if (IS_ERR(file)) {
+		err = PTR_ERR(file);
+		goto out_task;
+	}
+	fpriv = file->driver_priv;
 
-	ctx = kernel_context(i915, NULL);
+	/* The file's default context, which i915_gem_open() created */
+	ctx = i915_gem_context_lookup(fpriv, 0);
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);
-		goto out_client;
+		goto out_file;
 	}
-	/* Not registered with the client: no reference, no list */
-	ctx->client = client;
 
-	i915_gpuprio_client_fdinfo(&p, client);
-	if (buf.len) {
-		pr_err("fdinfo before any execbuf: '%s'\n", buf.text);
-		err = -EINVAL;
-		goto out;
-	}
+	err = gpuprio_check_fdinfo("before any execbuf", file, buf, NULL);
+	if (err)
+		goto out_ctx;
 
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 4);
 	i915_gpuprio_execbuf_attr(ctx, &attr);
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 9);
 	i915_gpuprio_execbuf_attr(ctx, &attr);
-
-	i915_gpuprio_client_fdinfo(&p, client);
-	if (strcmp(buf.text, "drm-gpuprio:\tlow\n")) {
-		pr_err("fdinfo after execbuf at nice 4 then 9: '%s'\n",
-		       buf.text);
-		err = -EINVAL;
-		goto out;
-	}
+	err = gpuprio_check_fdinfo("after execbufs at nice 4 then 9", file, buf,
+				   "drm-gpuprio:\tlow");
+	if (err)
+		goto out_ctx;
 
 	/* The application's own priority overrides the task's level */
 	ctx->sched.priority = 7;
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
 	i915_gpuprio_execbuf_attr(ctx, &attr);
-	buf.len = 0;
-	i915_gpuprio_client_fdinfo(&p, client);
-	if (strcmp(buf.text, "drm-gpuprio:\tnormal overridden\n")) {
-		pr_err("fdinfo after execbuf with priority 7: '%s'\n",
-		       buf.text);
-		err = -EINVAL;
-	}
+	ctx->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
+	err = gpuprio_check_fdinfo("after an execbuf at priority 7", file, buf,
+				   "drm-gpuprio:\tnormal overridden");
 
-out:
-	ctx->client = NULL;
-	kernel_context_close(ctx);
-out_client:
+out_ctx:
+	i915_gem_context_put(ctx);
+out_file:
+	gpuprio_close_drm_file(file);
+out_task:
 	gpuprio_restore_task(&saved);
-	i915_drm_client_put(client);
+	kfree(buf);
 	return err;
 }
 
@@ -857,6 +1012,7 @@ int i915_gpuprio_mock_selftests(void)
 		SUBTEST(igt_gpuprio_semaphores),
 		SUBTEST(igt_gpuprio_submit),
 		SUBTEST(igt_gpuprio_race),
+		SUBTEST(igt_gpuprio_execbuf_semaphores),
 		SUBTEST(igt_gpuprio_explicit),
 		SUBTEST(igt_gpuprio_deps),
 		SUBTEST(igt_gpuprio_fdinfo),

@@ -14,7 +14,9 @@
 
 #include <kunit/device.h>
 #include <kunit/test.h>
+#include <linux/atomic.h>
 #include <linux/gpuprio.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -474,6 +476,76 @@ static void ctx_prio_test_submission_own(struct kunit *test)
 				AMDGPU_CTX_PRIORITY_HIGH, 2);
 }
 
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+struct ctx_prio_test_race {
+	s32 *override;
+	s32 value;
+	atomic_t hits;
+};
+
+/*
+ * The DRM master's override, stored right after the submission's first
+ * read of it: a watchpoint's handler runs after the access it traps. The
+ * override's own refresh of the entity is left out: run before the
+ * submission's refresh, it would be undone by it, which is the case
+ * tested; run after, it would win by itself.
+ */
+static void ctx_prio_test_race_store(struct perf_event *bp,
+				     struct perf_sample_data *data,
+				     struct pt_regs *regs)
+{
+	struct ctx_prio_test_race *race = bp->overflow_handler_context;
+
+	if (atomic_inc_return(&race->hits) == 1)
+		WRITE_ONCE(*race->override, race->value);
+}
+
+/*
+ * An override that races with a submission wins: the entity ends at the
+ * override, not at the priority of the task read before it. A hardware
+ * watchpoint on the override plays the DRM master, so the interleaving is
+ * forced rather than hoped for.
+ */
+static void ctx_prio_test_submission_race(struct kunit *test)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	struct ctx_prio_test_race race = {};
+	struct perf_event * __percpu *bp;
+	struct drm_sched_entity *entity;
+	struct perf_event_attr wp;
+	struct amdgpu_ctx *ctx;
+
+	if (!IS_ENABLED(CONFIG_GPUPRIO))
+		kunit_skip(test, "no task to follow without CONFIG_GPUPRIO");
+
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_LOW]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
+
+	race.override = &ctx->override_priority;
+	race.value = AMDGPU_CTX_PRIORITY_HIGH;
+	hw_breakpoint_init(&wp);
+	wp.bp_addr = (unsigned long)&ctx->override_priority;
+	wp.bp_len = HW_BREAKPOINT_LEN_4;
+	wp.bp_type = HW_BREAKPOINT_RW;
+	bp = register_wide_hw_breakpoint(&wp, ctx_prio_test_race_store, &race);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(bp), "watchpoint: error %ld",
+			       PTR_ERR(bp));
+	amdgpu_ctx_follow_task(ctx, entity, current);
+	unregister_wide_hw_breakpoint(bp);
+
+	KUNIT_ASSERT_GT_MSG(test, atomic_read(&race.hits), 0,
+			    "the submission never read the override");
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_HIGH, 0);
+}
+#else
+static void ctx_prio_test_submission_race(struct kunit *test)
+{
+	kunit_skip(test, "no hardware watchpoint to force the race with");
+}
+#endif
+
 static struct kunit_case amdgpu_ctx_prio_test_cases[] = {
 	KUNIT_CASE(ctx_prio_test_follows_task),
 	KUNIT_CASE(ctx_prio_test_explicit_wins),
@@ -492,6 +564,7 @@ static struct kunit_case amdgpu_ctx_entity_prio_test_cases[] = {
 	KUNIT_CASE(ctx_prio_test_entity_init_own),
 	KUNIT_CASE(ctx_prio_test_submission),
 	KUNIT_CASE(ctx_prio_test_submission_own),
+	KUNIT_CASE(ctx_prio_test_submission_race),
 	{}
 };
 
