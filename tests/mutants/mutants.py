@@ -200,6 +200,19 @@ def log(msg):
     print('  %s' % msg, flush=True)
 
 
+def copy_tree(src, dst):
+    """A built kernel tree into dst: the first time with its mtimes (cp -a),
+    so that nothing is rebuilt; afterwards by content (rsync gives what it
+    copies a new mtime, so a file a killed run left mutated is rebuilt)."""
+    if not os.path.isdir(dst):
+        log('COPY    %s -> %s' % (src, dst))
+        subprocess.check_call(['cp', '-a', src, dst])
+        return
+    log('RSYNC   %s -> %s' % (src, dst))
+    subprocess.check_call(['rsync', '-rlD', '--checksum', '--delete',
+                           src + '/', dst + '/'])
+
+
 def sh(argv, logfile=None, env=None):
     with open(logfile or os.devnull, 'a') as out:
         return subprocess.call(argv, stdout=out, stderr=subprocess.STDOUT,
@@ -227,9 +240,7 @@ class Runner:
         if not self.amdgpu_tree or not os.path.isdir(self.amdgpu_tree):
             raise SystemExit('mutants: no amdgpu tree (make check-amdgpu '
                              'makes it): %s' % self.amdgpu_tree)
-        log('RSYNC   %s -> %s' % (self.amdgpu_tree, self.amdgpu))
-        subprocess.check_call(['rsync', '-rlD', '--checksum', '--delete',
-                               self.amdgpu_tree + '/', self.amdgpu + '/'])
+        copy_tree(self.amdgpu_tree, self.amdgpu)
 
     def amdgpu_kunit(self, name):
         """Build and boot the amdgpu tree; (failure or None, seconds)."""
@@ -254,17 +265,9 @@ class Runner:
         return 'amdgpu-kunit: ' + (', '.join(bad[:3]) or 'rc %d' % rc), secs
 
     def sync(self):
-        """The synced test tree, once per run, into <work>/linux: rsync
-        compares contents and gives what it copies a new mtime, so a file
-        a killed run left mutated is rebuilt."""
+        """The synced test tree, once per run, into <work>/linux."""
         os.makedirs(self.work, exist_ok=True)
-        if not os.path.isdir(self.linux):
-            log('COPY    %s -> %s' % (self.tree, self.linux))
-            subprocess.check_call(['cp', '-a', self.tree, self.linux])
-        else:
-            log('RSYNC   %s -> %s' % (self.tree, self.linux))
-            subprocess.check_call(['rsync', '-rlD', '--checksum', '--delete',
-                                   self.tree + '/', self.linux + '/'])
+        copy_tree(self.tree, self.linux)
         # Test equipment the mutants may change, e.g. tests/simgpu.
         src = os.path.join(self.tests, 'tests')
         if os.path.isdir(src):

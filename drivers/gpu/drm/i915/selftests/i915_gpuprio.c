@@ -239,6 +239,20 @@ out:
 }
 
 /*
+ * Give the mock engine what execlists gives an engine that can preempt.
+ * Return: false if this build never uses semaphores (no timeslices).
+ */
+static bool gpuprio_engine_semaphores(struct intel_engine_cs *engine)
+{
+	engine->flags |= I915_ENGINE_HAS_SEMAPHORES | I915_ENGINE_HAS_TIMESLICES;
+	if (intel_engine_has_timeslices(engine))
+		return true;
+
+	pr_info("no timeslices (CONFIG_DRM_I915_TIMESLICE_DURATION=0): semaphores are never used, skipped\n");
+	return false;
+}
+
+/*
  * Only contexts at normal priority or above may busy-wait on semaphores,
  * as decided when their engines are set up: from the creating task's
  * priority while the context has none of its own.
@@ -264,12 +278,8 @@ static int igt_gpuprio_semaphores(void *arg)
 	unsigned int i;
 	int err = 0;
 
-	/* What execlists gives an engine that can preempt */
-	engine->flags |= I915_ENGINE_HAS_SEMAPHORES | I915_ENGINE_HAS_TIMESLICES;
-	if (!intel_engine_has_timeslices(engine)) {
-		pr_info("no timeslices (CONFIG_DRM_I915_TIMESLICE_DURATION=0): semaphores are never used, skipped\n");
+	if (!gpuprio_engine_semaphores(engine))
 		goto out_flags;
-	}
 
 	gpuprio_save_task(&saved);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -647,12 +657,8 @@ static int igt_gpuprio_execbuf_semaphores(void *arg)
 	unsigned int i;
 	int err = 0;
 
-	/* What execlists gives an engine that can preempt */
-	engine->flags |= I915_ENGINE_HAS_SEMAPHORES | I915_ENGINE_HAS_TIMESLICES;
-	if (!intel_engine_has_timeslices(engine)) {
-		pr_info("no timeslices (CONFIG_DRM_I915_TIMESLICE_DURATION=0): semaphores are never used, skipped\n");
+	if (!gpuprio_engine_semaphores(engine))
 		goto out_flags;
-	}
 
 	gpuprio_save_task(&saved);
 	gpuprio_mock_scheduler(i915, true);
