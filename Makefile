@@ -308,12 +308,16 @@ effect: deps
 # "mutants: K killed, S survived, H hardware-only". MUTANTS="id ..." runs
 # some of them; MUTANTS_DRY=1 or make mutants-check only checks that every
 # snippet applies once and reverts (make check's host-mutants does too).
-# Not in make check: 23 minutes on 2 cores for 26 mutants.
+# The amdgpu tree is synced and configured as check-amdgpu does. Not in
+# make check: 18 minutes on 2 cores for 32 mutants, with ccache warm.
 .PHONY: mutants mutants-check
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
 else
 mutants: kernel initramfs
+	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
+		> $(OUT)/amdgpu-compile.tap || \
+		{ cat $(OUT)/amdgpu-compile.tap; exit 1; }
 	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
 		--bin $(TESTBIN) --jobs $(JOBS) --amdgpu $(OUT)/amdgpu \
 		--initrd $(INITRD) $(MUTANTS)

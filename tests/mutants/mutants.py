@@ -249,19 +249,22 @@ class Runner:
             shutil.rmtree(results)
         os.makedirs(results)
         start = time.time()
+        # The script empties its result directory first: the TAP it
+        # prints goes next to that directory, not into it.
         tap = os.path.join(results, 'amdgpu-kunit.tap')
         with open(tap, 'w') as fp:
             rc = subprocess.call([os.path.join(REPO, 'tests',
                                                'amdgpu-kunit.sh'),
-                                  self.amdgpu, self.initrd, results],
+                                  self.amdgpu, self.initrd,
+                                  os.path.join(results, 'amdgpu-kunit')],
                                  stdout=fp, stderr=subprocess.STDOUT,
                                  env=dict(os.environ, JOBS=self.jobs))
         secs = time.time() - start
         if rc == 0:
             return None, secs
         with open(tap) as fp:
-            bad = [ln.split(' - ', 1)[-1].strip() for ln in fp
-                   if ln.lstrip().startswith('not ok')]
+            bad = [re.sub(r'^not ok \d+ (- )?', '', ln.strip())
+                   for ln in fp if ln.lstrip().startswith('not ok')]
         return 'amdgpu-kunit: ' + (', '.join(bad[:3]) or 'rc %d' % rc), secs
 
     def sync(self):
@@ -368,9 +371,28 @@ def failures(summary, results, wanted):
     out.sort(key=lambda f: order.index(f[0]) if f[0] in order
              else len(order))
     out = [text for _, text in out]
+    died = died_in_kunit(results)
+    if died:
+        out.insert(0, died)
     if len(out) > 3:
         out[3:] = ['%d more suite(s)' % (len(out) - 3)]
     return '; '.join(out) or 'no result'
+
+
+def died_in_kunit(results):
+    """A guest that died in a KUnit case never printed the case's result:
+    name the case whose expectation failed before the kernel broke."""
+    try:
+        with open(os.path.join(results, 'console.log'),
+                  errors='replace') as fp:
+            console = fp.read()
+    except OSError:
+        return None
+    if '@@GUEST-DONE' in console:
+        return None
+    m = re.search(r'# (\w+): (EXPECTATION|ASSERTION) FAILED', console)
+    return m and 'kunit: %s (%s failed, then the guest died)' % (
+        m.group(1), m.group(2).lower())
 
 
 def kunit_parent(results, leaf):
