@@ -313,7 +313,9 @@ class Runner:
                 kunit = s[len('kunit:'):] if ':' in s else '*'
             else:
                 names.append(s)
-        words = ['gpunice.suites=' + ','.join(names)]
+        # A mutant that oopses must end the boot, not leave the guest, or
+        # KUnit waiting on the dead case, until the timeout.
+        words = ['gpunice.suites=' + ','.join(names), 'oops=panic']
         words.append('kunit.filter_glob=' + kunit if kunit
                      else 'kunit.enable=0')
         if '50-i915-mock' in names:
