@@ -17,8 +17,13 @@ TESTBIN	:= $(OUT)/guest-bin
 KCONFIG	:= configs/gpuprio-test.config $(KCONFIG_EXTRA)
 # The kernel trees of make check share most of their objects (the test
 # kernel's and amdgpu's core): ccache (make deps installs it) compiles each
-# once. Its masquerading gcc comes first in the PATH of every kernel build.
-ifneq ($(wildcard /usr/lib/ccache/gcc),)
+# once. Its masquerading gcc comes first in the PATH of every kernel build,
+# but only where its cache can be written: a package build runs as a user
+# whose home may not exist (Debian's build daemons), and there ccache fails
+# the compile instead of passing it through.
+CCACHE_USABLE := $(shell d="$$(ccache -k cache_dir 2>/dev/null)" && \
+	mkdir -p "$$d/tmp" 2>/dev/null && test -w "$$d/tmp" && echo yes)
+ifeq ($(wildcard /usr/lib/ccache/gcc):$(CCACHE_USABLE),/usr/lib/ccache/gcc:yes)
 export PATH := /usr/lib/ccache:$(PATH)
 endif
 BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage

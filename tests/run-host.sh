@@ -92,7 +92,7 @@ hwbench() {
 	echo "1..2"
 }
 
-for suite in checkpatch uapi-header i915-hwbench gpunice; do
+for suite in checkpatch uapi-header i915-hwbench gpunice tool-unprivileged; do
 	echo "not ok 1 host-$suite did not run to the end" \
 		> "$results/host-$suite.tap"
 done
@@ -101,4 +101,6 @@ uapi_header > "$results/host-uapi-header.tap"
 hwbench > "$results/host-i915-hwbench.tap"
 "$repo/tests/host/gpunice.sh" "$gpunice_out/gpunice" \
 	> "$results/host-gpunice.tap" 2>&1
+"$repo/tests/host/tool-unprivileged.sh" "$repo" \
+	> "$results/host-tool-unprivileged.tap"
 exit 0
