@@ -14,7 +14,7 @@ mkdir -p "$results"
 # it would misread the patch files as plain files.
 checkpatch() {
 	n=0
-	for p in $(cat "$repo/patches/series"); do
+	while read -r p; do
 		n=$((n + 1))
 		if out=$(cd "$ktree" && scripts/checkpatch.pl --strict -q \
 			"$repo/patches/$p" 2>&1); then
@@ -23,7 +23,7 @@ checkpatch() {
 			echo "not ok $n checkpatch $p"
 			echo "$out" | sed 's/^/# /'
 		fi
-	done
+	done < "$repo/patches/series"
 	for f in $(cd "$repo" && find kernel include fs drivers \
 		tools/testing/selftests/gpuprio -name '*.[ch]' | sort); do
 		n=$((n + 1))
@@ -69,6 +69,8 @@ uapi_header() {
 # rot: it is compiled, and without a GPU it must skip with kselftest code 4.
 hwbench() {
 	bin=$(dirname "$ktree")/hwbench
+	# pkg-config's flags are meant to be split into words.
+	# shellcheck disable=SC2046
 	if cc -O2 -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
 		-o "$bin" "$repo/tests/i915/hwbench.c" \
 		$(pkg-config --libs libdrm) 2>"$bin.err"; then
