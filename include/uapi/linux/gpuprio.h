@@ -7,9 +7,11 @@
  * at every submission. Set and read with gpuprio_set(2) and gpuprio_get(2),
  * or through /proc/<pid>/gpu_nice.
  *
- * The syscall numbers (463 and 464, alpha 573 and 574) are only free in
- * Linux 6.12: from 6.13 on they are setxattrat(2) and getxattrat(2). Before
- * issuing them, check that /proc/self/gpu_nice exists: it does exactly when
+ * The syscall numbers (463 and 464; alpha 573 and 574; mips o32 4463 and
+ * 4464, n64 5463 and 5464, n32 6463 and 6464) are only free in Linux 6.12:
+ * from 6.13 on they are setxattrat(2) and getxattrat(2). Use
+ * __NR_gpuprio_set and __NR_gpuprio_get from <asm/unistd.h>, and before
+ * issuing them check that /proc/self/gpu_nice exists: it does exactly when
  * the running kernel has this feature.
  *
  * A value holds a class in bits 13-15 and class data in bits 0-12, as
@@ -50,6 +52,7 @@
 #define GPUPRIO_WHO_PROCESS	1	/* a thread id, 0 for the caller */
 #define GPUPRIO_WHO_PGRP	2	/* a process group id, 0 for the caller's */
 #define GPUPRIO_WHO_USER	3	/* a uid, 0 for the caller's real uid */
-#define GPUPRIO_WHO_PIDFD	4	/* a pidfd: every thread of its process */
+/* A pidfd: every thread of its process; its one thread if PIDFD_THREAD */
+#define GPUPRIO_WHO_PIDFD	4
 
 #endif /* _UAPI_LINUX_GPUPRIO_H */

@@ -368,8 +368,9 @@ static void ctx_prio_test_expect_rq(struct kunit *test,
 }
 
 /*
- * A new entity takes the priority of the task that creates it, on the run
- * queue and, for HIGH, on the high priority gfx pipe.
+ * A new entity takes the priority of the task that creates it on its run
+ * queue, HIGH included, and always the normal gfx pipe: the task's
+ * priority never picks the high priority pipe.
  */
 static void ctx_prio_test_entity_init(struct kunit *test)
 {
@@ -378,17 +379,41 @@ static void ctx_prio_test_entity_init(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(task_levels); i++) {
 		s32 expected = ctx_prio_test_task_expected(&task_levels[i]);
-		struct drm_gpu_scheduler *pipe = TEST_PIPE_NORMAL(env);
 		struct drm_sched_entity *entity;
 		struct amdgpu_ctx *ctx;
 
-		if (expected == AMDGPU_CTX_PRIORITY_HIGH)
-			pipe = TEST_PIPE_HIGH(env);
 		ctx_prio_test_set_task(&task_levels[i]);
 		ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 		entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
-		ctx_prio_test_expect_rq(test, entity, pipe, expected, i);
+		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+					expected, i);
 	}
+}
+
+/*
+ * A task at HIGH sets the context up, then is demoted: its next submission
+ * leaves it nothing of HIGH, neither the run queue nor the high priority
+ * pipe, which drm_sched would only leave once the entity is idle.
+ */
+static void ctx_prio_test_entity_demotion(struct kunit *test)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+	const struct ctx_prio_test_task *low = &task_levels[TEST_TASK_LOW];
+	struct drm_sched_entity *entity;
+	struct amdgpu_ctx *ctx;
+
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_HIGH]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				ctx_prio_test_task_expected(&task_levels[TEST_TASK_HIGH]),
+				0);
+
+	ctx_prio_test_set_task(low);
+	amdgpu_ctx_follow_task(ctx, entity, current);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				ctx_prio_test_task_expected(low), 1);
+	KUNIT_EXPECT_PTR_NE(test, entity->rq->sched, TEST_PIPE_HIGH(env));
 }
 
 /* Its own priority, or an override, wins when the entity is created. */
@@ -414,6 +439,12 @@ static void ctx_prio_test_entity_init_own(struct kunit *test)
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_HIGH(env),
 				AMDGPU_CTX_PRIORITY_HIGH, 1);
+
+	/* A task at LOW creates it with HIGH chosen at creation */
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_HIGH);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_HIGH(env),
+				AMDGPU_CTX_PRIORITY_HIGH, 2);
 }
 
 /*
@@ -539,8 +570,89 @@ static void ctx_prio_test_submission_race(struct kunit *test)
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
 				AMDGPU_CTX_PRIORITY_HIGH, 0);
 }
+
+/* Enough for the unbounded loop to show, few enough for it to end */
+#define TEST_FLIPS	64
+
+/*
+ * A DRM master that changes the override between every two reads of it
+ * by the submission, between LOW and HIGH, TEST_FLIPS times.
+ */
+static void ctx_prio_test_race_flip(struct perf_event *bp,
+				    struct perf_sample_data *data,
+				    struct pt_regs *regs)
+{
+	struct ctx_prio_test_race *race = bp->overflow_handler_context;
+
+	if (atomic_inc_return(&race->hits) > TEST_FLIPS)
+		return;
+	WRITE_ONCE(*race->override,
+		   READ_ONCE(*race->override) == AMDGPU_CTX_PRIORITY_LOW ?
+		   AMDGPU_CTX_PRIORITY_HIGH : AMDGPU_CTX_PRIORITY_LOW);
+}
+
+/*
+ * The submission's refresh-until-they-agree ends after a few tries
+ * however often the override changes, and then leaves the entity at the
+ * lower of the last two priorities it read, never the higher. Starting
+ * from either priority, one of the two runs ends with the higher one
+ * applied last, whatever the number of tries.
+ */
+static void ctx_prio_test_submission_race_bounded(struct kunit *test)
+{
+	static const s32 starts[] = {
+		AMDGPU_CTX_PRIORITY_LOW, AMDGPU_CTX_PRIORITY_HIGH,
+	};
+	struct ctx_prio_test_dev *env = test->priv;
+	struct drm_sched_entity *entity;
+	struct amdgpu_ctx *ctx;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_GPUPRIO))
+		kunit_skip(test, "no task to follow without CONFIG_GPUPRIO");
+
+	ctx_prio_test_set_task(&task_levels[TEST_TASK_NORMAL]);
+	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
+	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
+	for (i = 0; i < ARRAY_SIZE(starts); i++) {
+		struct ctx_prio_test_race race = {};
+		struct perf_event * __percpu *bp;
+		struct perf_event_attr wp;
+		int hits;
+
+		mutex_lock(&env->mgr.lock);
+		amdgpu_ctx_priority_override(ctx, starts[i]);
+		mutex_unlock(&env->mgr.lock);
+
+		race.override = &ctx->override_priority;
+		hw_breakpoint_init(&wp);
+		wp.bp_addr = (unsigned long)&ctx->override_priority;
+		wp.bp_len = HW_BREAKPOINT_LEN_4;
+		wp.bp_type = HW_BREAKPOINT_RW;
+		bp = register_wide_hw_breakpoint(&wp, ctx_prio_test_race_flip,
+						 &race);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(bp),
+				       "watchpoint: error %ld", PTR_ERR(bp));
+		amdgpu_ctx_follow_task(ctx, entity, current);
+		unregister_wide_hw_breakpoint(bp);
+
+		hits = atomic_read(&race.hits);
+		KUNIT_EXPECT_GT_MSG(test, hits, 1,
+				    "start %u: the override never changed", i);
+		KUNIT_EXPECT_LE_MSG(test, hits, 8,
+				    "start %u: read the override %d times", i,
+				    hits);
+		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+					AMDGPU_CTX_PRIORITY_LOW, i);
+	}
+}
 #else
 static void ctx_prio_test_submission_race(struct kunit *test)
+{
+	kunit_skip(test, "no hardware watchpoint to force the race with");
+}
+
+static void ctx_prio_test_submission_race_bounded(struct kunit *test)
 {
 	kunit_skip(test, "no hardware watchpoint to force the race with");
 }
@@ -562,9 +674,11 @@ static struct kunit_suite amdgpu_ctx_prio_test_suite = {
 static struct kunit_case amdgpu_ctx_entity_prio_test_cases[] = {
 	KUNIT_CASE(ctx_prio_test_entity_init),
 	KUNIT_CASE(ctx_prio_test_entity_init_own),
+	KUNIT_CASE(ctx_prio_test_entity_demotion),
 	KUNIT_CASE(ctx_prio_test_submission),
 	KUNIT_CASE(ctx_prio_test_submission_own),
 	KUNIT_CASE(ctx_prio_test_submission_race),
+	KUNIT_CASE(ctx_prio_test_submission_race_bounded),
 	{}
 };
 
