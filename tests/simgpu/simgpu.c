@@ -24,11 +24,18 @@
  * That is what amdgpu and xe do on hardware without preemption, and the
  * honest bound of what GPU priority can do there.
  *
- * Timing. A job ends late by its timer's latency, and the next one starts
- * when it ended. In the test guest under QEMU TCG (with ACPI, so that the
- * TSC is a high-resolution clocksource) 2 ms jobs ended late by a median of
- * 60-170 us, p90 0.1-2 ms, with a tail of up to 12 ms when the host is
- * loaded; never early (tests/simgpu/README).
+ * Timing. The engine keeps an ideal timeline, as upstream's later mock
+ * scheduler does: a job handed to a busy engine starts when the previous
+ * one was due to end (finish = previous finish + duration), one handed to
+ * an idle engine (or after the previous one was due) starts then. The
+ * timer signals, in order, every job due by the time it fires, so a late
+ * timer delays the fences it signals but not the jobs after them, and the
+ * host's timer lateness does not add up along a queue. A job's end stamp
+ * is when its fence signalled, at or after its due time. In the test guest
+ * under QEMU TCG (with ACPI, so that the TSC is a high-resolution
+ * clocksource) 2 ms jobs alone ended late by a median of 60-170 us, p90
+ * 0.1-2 ms, with a tail of up to 12 ms when the host is loaded; never early
+ * (tests/simgpu/README).
  *
  * Lifetimes. A job is referenced by the scheduler until free_job and by its
  * handle in the file until waited for or the file is closed. Closing a file
@@ -105,7 +112,7 @@ struct simgpu_engine {
 	 * completion path, which must not nest in the engine's lock.
 	 */
 	spinlock_t fence_lock;
-	/* Jobs handed by run_job; the first one is running. */
+	/* Jobs handed by run_job, in order; the first one is running. */
 	struct list_head jobs;
 	struct hrtimer timer;
 };
@@ -143,7 +150,10 @@ struct simgpu_job {
 	atomic64_t *busy_ns;
 	u64 duration_ns;
 	u64 submit_ns;
+	/* On the engine's ideal timeline: start_ns + duration_ns. */
 	u64 start_ns;
+	u64 finish_ns;
+	/* When the timer signalled its hardware fence, >= finish_ns. */
 	u64 end_ns;
 	/* On engine->jobs once handed to the engine. */
 	struct list_head link;
@@ -189,13 +199,26 @@ static void simgpu_job_put(struct simgpu_job *job)
 	kref_put(&job->ref, simgpu_job_release);
 }
 
-/* Start @job on the engine at @now; the caller holds engine->lock. */
-static void simgpu_engine_start_locked(struct simgpu_engine *engine,
-				       struct simgpu_job *job, ktime_t now)
+/*
+ * Hand @job to the engine at @now, behind the jobs it has: it starts when
+ * the last of them is due to end, or now if that is past or there is none.
+ * Returns true if the engine was idle. The caller holds engine->lock.
+ */
+static bool simgpu_engine_add_locked(struct simgpu_engine *engine,
+				     struct simgpu_job *job, u64 now)
 {
-	WRITE_ONCE(job->start_ns, ktime_to_ns(now));
-	hrtimer_set_expires(&engine->timer,
-			    ktime_add_ns(now, job->duration_ns));
+	bool idle = list_empty(&engine->jobs);
+	struct simgpu_job *last;
+	u64 start = now;
+
+	if (!idle) {
+		last = list_last_entry(&engine->jobs, struct simgpu_job, link);
+		start = max(now, last->finish_ns);
+	}
+	WRITE_ONCE(job->start_ns, start);
+	job->finish_ns = start + job->duration_ns;
+	list_add_tail(&job->link, &engine->jobs);
+	return idle;
 }
 
 static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
@@ -203,30 +226,30 @@ static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
 	struct simgpu_engine *engine =
 		container_of(timer, struct simgpu_engine, timer);
 	enum hrtimer_restart restart = HRTIMER_NORESTART;
-	struct simgpu_job *job, *next;
-	ktime_t now = ktime_get();
+	struct simgpu_job *job, *tmp;
+	u64 now = ktime_get_ns();
 	unsigned long flags;
+	LIST_HEAD(done);
 
 	spin_lock_irqsave(&engine->lock, flags);
-	job = list_first_entry_or_null(&engine->jobs, struct simgpu_job, link);
-	if (!job) {
-		spin_unlock_irqrestore(&engine->lock, flags);
-		return HRTIMER_NORESTART;
+	/* Every job due by now, in order: a late timer ends several. */
+	list_for_each_entry_safe(job, tmp, &engine->jobs, link) {
+		if (job->finish_ns > now)
+			break;
+		list_move_tail(&job->link, &done);
+		WRITE_ONCE(job->end_ns, now);
+		atomic64_add(job->duration_ns, job->busy_ns);
 	}
-	list_del(&job->link);
-	WRITE_ONCE(job->end_ns, ktime_to_ns(now));
-	atomic64_add(job->end_ns - job->start_ns, job->busy_ns);
-
-	next = list_first_entry_or_null(&engine->jobs, struct simgpu_job,
-					link);
-	if (next) {
-		simgpu_engine_start_locked(engine, next, now);
+	job = list_first_entry_or_null(&engine->jobs, struct simgpu_job, link);
+	if (job) {
+		hrtimer_set_expires(timer, ns_to_ktime(job->finish_ns));
 		restart = HRTIMER_RESTART;
 	}
 	spin_unlock_irqrestore(&engine->lock, flags);
 
-	/* The job may be freed from here on. */
-	dma_fence_signal(job->hw_fence);
+	/* Each job may be freed once its fence signalled. */
+	list_for_each_entry_safe(job, tmp, &done, link)
+		dma_fence_signal(job->hw_fence);
 	return restart;
 }
 
@@ -247,12 +270,10 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	job->hw_fence_live = true;
 	/* For the scheduler; the job keeps its own until it is freed. */
 	dma_fence_get(job->hw_fence);
-	idle = list_empty(&engine->jobs);
-	list_add_tail(&job->link, &engine->jobs);
-	if (idle) {
-		simgpu_engine_start_locked(engine, job, ktime_get());
-		hrtimer_start_expires(&engine->timer, HRTIMER_MODE_ABS);
-	}
+	idle = simgpu_engine_add_locked(engine, job, ktime_get_ns());
+	if (idle)
+		hrtimer_start(&engine->timer, ns_to_ktime(job->finish_ns),
+			      HRTIMER_MODE_ABS);
 	spin_unlock_irqrestore(&engine->lock, flags);
 	return job->hw_fence;
 }

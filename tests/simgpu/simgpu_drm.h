@@ -43,8 +43,11 @@ struct drm_simgpu_submit {
  * @flags: in, must be 0
  * @pad: must be 0
  * @submit_ns: out, CLOCK_MONOTONIC time of the submit ioctl
- * @start_ns: out, when the engine started the job
- * @end_ns: out, when the engine finished it and signalled its fence
+ * @start_ns: out, when the engine started the job, on its ideal timeline
+ *	      (when the job before it was due to end, or when it was handed
+ *	      to an idle engine)
+ * @end_ns: out, when the engine signalled its fence: at or after
+ *	    start_ns + duration_ns, later by the timer's latency
  */
 struct drm_simgpu_wait {
 	__u64 handle;
