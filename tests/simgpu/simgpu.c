@@ -114,6 +114,8 @@ struct simgpu_engine {
 	spinlock_t fence_lock;
 	/* Jobs handed by run_job, in order; the first one is running. */
 	struct list_head jobs;
+	/* How many are on jobs, for the submit ioctl. */
+	unsigned int num_jobs;
 	struct hrtimer timer;
 };
 
@@ -218,6 +220,7 @@ static bool simgpu_engine_add_locked(struct simgpu_engine *engine,
 	WRITE_ONCE(job->start_ns, start);
 	job->finish_ns = start + job->duration_ns;
 	list_add_tail(&job->link, &engine->jobs);
+	engine->num_jobs++;
 	return idle;
 }
 
@@ -237,6 +240,7 @@ static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
 		if (job->finish_ns > now)
 			break;
 		list_move_tail(&job->link, &done);
+		engine->num_jobs--;
 		WRITE_ONCE(job->end_ns, now);
 		atomic64_add(job->duration_ns, job->busy_ns);
 	}
@@ -361,6 +365,38 @@ static void simgpu_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(sfile);
 }
 
+/*
+ * The run queue @entity is on, as the index of its scheduler's run queue
+ * (DRM_SCHED_PRIORITY_*): where the scheduler looks for its jobs, whatever
+ * entity->priority says.
+ */
+static u32 simgpu_entity_rq(struct drm_sched_entity *entity)
+{
+	struct drm_gpu_scheduler *sched;
+	u32 i, index = SIMGPU_RQ_NONE;
+
+	spin_lock(&entity->lock);
+	if (entity->rq) {
+		sched = entity->rq->sched;
+		for (i = 0; i < sched->num_rqs; i++)
+			if (sched->sched_rq[i] == entity->rq)
+				index = i;
+	}
+	spin_unlock(&entity->lock);
+	return index;
+}
+
+static unsigned int simgpu_engine_num_jobs(struct simgpu_engine *engine)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&engine->lock, flags);
+	n = engine->num_jobs;
+	spin_unlock_irqrestore(&engine->lock, flags);
+	return n;
+}
+
 static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -416,6 +452,7 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	drm_sched_job_arm(&job->base);
 	job->done = dma_fence_get(&job->base.s_fence->finished);
 	args->priority = READ_ONCE(entity->priority);
+	args->rq = simgpu_entity_rq(entity);
 	args->handle = handle;
 	/* The scheduler's reference, dropped by free_job. */
 	kref_get(&job->ref);
@@ -426,6 +463,7 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	 * after the job ran.
 	 */
 	preempt_disable();
+	args->engine_jobs = simgpu_engine_num_jobs(job->engine);
 	drm_sched_entity_push_job(&job->base);
 	job->submit_ns = ktime_get_ns();
 	preempt_enable();
