@@ -435,8 +435,13 @@ def plot(results, scens, cells, runs):
                       'graph 1 nohead lc rgb "red"' % (mark, mark))
         script.append('set label 3 "gpunice -n 19" at first %g, graph 0.1 '
                       'offset 0.5,0' % mark)
-    script.append("plot '%s' using 1:2 with linespoints pt 7 lw 2"
-                  % live)
+    if recs and recs[0]['seconds']:
+        script.append("plot '%s' using 1:2 with linespoints pt 7 lw 2"
+                      % live)
+    else:
+        # No valid live run (it is reported): an empty panel that says so.
+        script += ['set xrange [0:1]', 'set label 4 "no valid live run" '
+                   'at graph 0.3, graph 0.5', 'plot NaN notitle']
     script.append('unset multiplot')
     if not any(s.ratio is not None for s in scens[1:]) and not cells:
         print('report: nothing measured, no plot', file=sys.stderr)
