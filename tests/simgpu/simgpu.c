@@ -11,18 +11,23 @@
  * the order they were handed, each for its duration on an hrtimer, and
  * signals the job's hardware fence when it ends; nothing preempts it. Each
  * open file has one entity per engine whose priority follows the submitting
- * task through the drm_sched helpers, as xe's and amdgpu's do: set from
+ * task through the drm_sched helpers of the series: set from
  * drm_sched_task_priority() when the file is opened, refreshed with
  * drm_sched_entity_refresh_priority() at every submission, just before the
- * job is armed.
+ * job is armed. That is what amdgpu does for a gfx context on its normal
+ * pipe (one scheduler per ring, shared by the entities of every client);
+ * amdgpu puts HIGH on its high-priority pipe, another scheduler, and a
+ * compute entity that has several schedulers is never moved while busy.
+ * xe does not use these helpers: it gives the GuC a new priority for the
+ * whole exec queue (patches/0008).
  *
  * The limit. drm_sched only reorders the jobs it has not handed to the
  * engine yet; a running job is never interrupted. A job of the highest
  * priority can so wait for up to "credits" jobs already handed to the
  * engine, whatever their priority: with credits=2 and 4 ms background jobs,
  * a 2 ms foreground job ends at most 2 * 4 + 2 = 10 ms after submission.
- * That is what amdgpu and xe do on hardware without preemption, and the
- * honest bound of what GPU priority can do there.
+ * That is how an amdgpu ring without preemption behaves, and the honest
+ * bound of what a drm_sched run queue can do there.
  *
  * Timing. The engine keeps an ideal timeline, as upstream's later mock
  * scheduler does: a job handed to a busy engine starts when the previous
