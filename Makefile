@@ -282,8 +282,11 @@ check-nogpuprio: initramfs
 # simulated GPU behind a real drm_gpu_scheduler (tests/simgpu): the test
 # kernel boots once with gpunice.effect (tests/guest/effect.sh runs
 # tests/simgpu/gpuload in every scenario), tests/effect/report.py prints the
-# table and writes it with its plot into docs/EFFECT.md. Not in make check.
-# EFFECT_RUNS: runs per scenario (medians), EFFECT_SECONDS: seconds per run.
+# table and, when every run was valid and every target met, writes it with
+# its plot into docs/EFFECT.md. A void run or a missed target fails. Not in
+# make check. EFFECT_RUNS: runs per scenario (medians), EFFECT_SECONDS:
+# seconds per run, EFFECT_ALLOW_MISSED=1: a missed target is only reported
+# (for exploration; docs/EFFECT.md is still left alone).
 GUEST_PROGS += $(TESTBIN)/gpuload
 guest-bin: $(TESTBIN)/gpuload
 $(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \
@@ -295,6 +298,7 @@ $(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \
 
 EFFECT_RUNS ?= 3
 EFFECT_SECONDS ?= 5
+EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
 effect: deps
 	@scripts/install-deps.sh gnuplot-nox
@@ -302,7 +306,8 @@ effect: deps
 	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
 	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
 		$(EFFECT_RUNS) $(EFFECT_SECONDS)
-	@tests/effect/report.py $(OUT)/effect --doc docs/EFFECT.md
+	@tests/effect/report.py $(OUT)/effect --doc docs/EFFECT.md \
+		$(if $(filter 1,$(EFFECT_ALLOW_MISSED)),--allow-missed)
 # --- end of make effect -----------------------------------------------------
 
 # --- make mutants -----------------------------------------------------------

@@ -9,14 +9,28 @@ tests/guest/effect.sh), take each scenario's median over its runs, and write
                       p99 latency against its bound, the live run over time
 
 then print the tables and, last, the line
-  effect: alone=F contended=R gpunice10=R idle=R cpunice10=R live=R raised=R tabs=R
+  effect: alone=F contended=R gpunice10=R idle=R cpunice10=R live=R raised=R
+          tabs=R p50_alone=Xms p50_lowered=Yms
+(fps alone, the other scenarios' fps ratios to it, and the foreground's
+median latency alone and next to a hog lowered with gpunice -n 10).
+
+A run is void, and reported, unless it is what its scenario says
+(valid()): every foreground job armed on the expected drm_sched run queue,
+and every hog job (in live, every one from the first armed on LOW on),
+counted per job from simgpu's account of the run queue the entity was
+really on; the hog ran without error, kept the engine busy for at least
+0.8 of the time the foreground left it, and was on the engine when most
+of the foreground's jobs were submitted (with no hog, none was).
+
 With --doc FILE, the text between "<!-- effect:begin -->" and
 "<!-- effect:end -->" of FILE is replaced and the plot copied next to it as
-effect.png.
+effect.png, only if every run was valid and every target met.
 
-usage: report.py <result dir> [--doc docs/EFFECT.md]
-Exit status 1 if results are missing or a run had the wrong priorities; a
-missed target is reported, not an error: the figures are the result.
+usage: report.py <result dir> [--doc docs/EFFECT.md] [--allow-missed]
+Exit status 1 if results are missing, a run is void or a target was
+missed; with --allow-missed (make effect EFFECT_ALLOW_MISSED=1, for
+exploration) a missed target is reported without failing, and the
+document is still left alone.
 """
 import csv
 import os
@@ -52,6 +66,12 @@ SCENARIOS = [
 ]
 SWEEP = re.compile(r'^sweep-c(\d+)-j(\d+)$')
 SLACK_MS = 2.0
+# A hog that ran: busy for at least this fraction of the engine time the
+# foreground left, and on the engine at the submission of at least this
+# fraction of the foreground's jobs.
+HOG_BUSY_MIN = 0.8
+CONTENDED_MIN = 0.5
+RQS = ('kernel', 'high', 'normal', 'low', 'none')
 
 
 def kv(text):
@@ -78,9 +98,9 @@ def load(results):
             scen, run, role, rest = m.groups()
             rec = runs.setdefault(scen, {}).setdefault(run, {
                 'fg': None, 'hog': None, 'seconds': [], 'marks': [],
-                'changes': [], 'check': None, 'stderr': []})
-            if role == 'check':
-                rec['check'] = rest
+                'changes': [], 'want': None, 'stderr': []})
+            if role == 'want':
+                rec['want'] = kv(rest)
             elif role == 'stderr':
                 rec['stderr'].append(rest)
             elif rest.startswith('mode='):
@@ -91,7 +111,7 @@ def load(results):
                 rec['change_ns'] = int(rest.split('=', 1)[1])
             elif rest.startswith('mark='):
                 rec['marks'].append(kv(rest))
-            elif ' prio=' in rest and 'at_ns=' in rest:
+            elif ' rq=' in rest and 'at_ns=' in rest:
                 rec['changes'].append(kv(rest))
             else:
                 rec['stderr'].append(rest)
@@ -109,8 +129,68 @@ def host_info(results):
     return host
 
 
-def valid(rec):
-    return rec['fg'] is not None and (rec['check'] or '').startswith('ok')
+def rq_counts(res, prefix=''):
+    """{run queue: jobs armed on it} from a gpuload result line."""
+    return {q: int(res.get('%srq_%s' % (prefix, q), 0)) for q in RQS}
+
+
+def void_reasons(scen, rec):
+    """Why a run does not show what its scenario says; [] if it does."""
+    fg, want = rec['fg'], rec['want']
+    if fg is None:
+        return ['no result']
+    if want is None:
+        return ['no expectation']
+    why = []
+    # The foreground: every job on its run queue.
+    fgq = rq_counts(fg)
+    frames = int(fg.get('frames', 0))
+    if not frames or fgq[want['fg']] != frames or sum(fgq.values()) != frames:
+        why.append('fg jobs per run queue %s, want all %d on %s' % (
+            fmt_rq(fgq), frames, want['fg']))
+    contended = int(fg.get('contended', -1))
+    if want['hog'] == '-':
+        if contended != 0:
+            why.append('fg alone, yet %d jobs submitted to a busy engine'
+                       % contended)
+        return why
+    # The hog: the tabs' background tab reports on the foreground's line.
+    tabs = 'bg_jobs' in fg
+    hog = fg if tabs else rec['hog']
+    prefix = 'bg_' if tabs else ''
+    if hog is None:
+        return why + ['no hog result']
+    if not tabs and hog.get('error') != '0':
+        why.append('hog error=%s' % hog.get('error'))
+    hogq = rq_counts(hog, prefix)
+    jobs = sum(hogq.values())
+    if scen == 'live':
+        # At defaults first, then, from the first job armed on LOW on,
+        # every job on LOW: the run queues in the order they changed.
+        seq = [c.get('rq') for c in rec['changes']]
+        if seq != ['normal', want['hog']]:
+            why.append('hog run queues in order %s, want normal then all '
+                       'on %s' % ('-'.join(seq) or 'none', want['hog']))
+    elif not jobs or hogq[want['hog']] != jobs:
+        why.append('hog jobs per run queue %s, want all on %s' % (
+            fmt_rq(hogq), want['hog']))
+    busy = float(hog.get(prefix + 'busy', 0))
+    left = 1 - float(fg.get('busy', 1))
+    if busy < HOG_BUSY_MIN * left:
+        why.append('hog busy %.3f, under %.1f of the %.3f the fg left' % (
+            busy, HOG_BUSY_MIN, left))
+    if contended < CONTENDED_MIN * frames:
+        why.append('only %d of %d fg jobs submitted to a busy engine' % (
+            contended, frames))
+    return why
+
+
+def fmt_rq(q):
+    return ','.join('%s:%d' % (k, v) for k, v in q.items() if v) or 'none'
+
+
+def valid(scen, rec):
+    return not void_reasons(scen, rec)
 
 
 def fps_of(scen, rec):
@@ -123,7 +203,7 @@ def act_ms(rec):
     """From the start of gpunice to the hog's first job armed low."""
     mark = rec.get('change_ns')
     lows = [int(c['at_ns']) for c in rec['changes']
-            if c.get('prio') == 'low']
+            if c.get('rq') == 'low']
     if mark is None or not lows:
         return None
     return (min(lows) - int(mark)) / 1e6
@@ -142,8 +222,8 @@ def spread(v, fmt='%.1f'):
 class Scenario:
     def __init__(self, name, what, target, recs):
         self.name, self.what, self.target = name, what, target
-        self.recs = [r for r in recs if valid(r)]
-        self.bad = [r for r in recs if not valid(r)]
+        self.recs = [r for r in recs if valid(name, r)]
+        self.bad = [r for r in recs if not valid(name, r)]
         self.fps = [fps_of(name, r) for r in self.recs]
         # The live run's latencies mix both halves: not shown.
         lat = self.recs if name != 'live' else []
@@ -171,18 +251,27 @@ class Scenario:
         ok = self.ratio <= val if op == '<=' else self.ratio >= val
         return 'met' if ok else 'MISSED'
 
-    def prios(self):
+    def jobs_on(self):
+        """Jobs per run queue over the valid runs, fg / hog."""
         if not self.recs:
             return '-'
-        r = self.recs[0]
-        fg = r['fg'].get('prio', '?')
-        hog = (r['hog'] or {}).get('prio') or r['fg'].get('bg_prio') or '-'
-        return '%s / %s' % (fg, hog)
+        fg = {q: 0 for q in RQS}
+        hog = {q: 0 for q in RQS}
+        for r in self.recs:
+            for q, n in rq_counts(r['fg']).items():
+                fg[q] += n
+            tabs = 'bg_jobs' in r['fg']
+            h = r['fg'] if tabs else r['hog']
+            if h:
+                for q, n in rq_counts(h, 'bg_' if tabs else '').items():
+                    hog[q] += n
+        return '%s / %s' % (fmt_rq(fg), fmt_rq(hog) if any(hog.values())
+                            else '-')
 
 
 HEAD = ['scenario', 'setup', 'runs', 'fps', 'fps min-max', 'ratio',
         'ratio min-max', 'p50 ms', 'p99 ms', 'missed/run',
-        'drm_sched prio fg / hog', 'target', 'verdict']
+        'jobs per drm_sched run queue fg / hog', 'target', 'verdict']
 
 
 def scenario_rows(scens):
@@ -200,7 +289,7 @@ def scenario_rows(scens):
             '%.2f' % med(s.p50) if s.p50 else '-',
             '%.2f' % med(s.p99) if s.p99 else '-',
             '%g' % med(s.missed) if s.missed else '-',
-            s.prios(),
+            s.jobs_on(),
             '%s %.2f' % s.target if s.target else '',
             s.verdict()])
     return rows
@@ -219,7 +308,7 @@ def sweep_cells(runs):
         if not m:
             continue
         credits, job = int(m.group(1)), int(m.group(2))
-        ok = [r for r in recs.values() if valid(r)]
+        ok = [r for r in recs.values() if valid(name, r)]
         p99 = [int(r['fg']['p99_us']) / 1000 for r in ok]
         bound = credits * job + 2.0
         cells.append(dict(
@@ -267,6 +356,11 @@ def effect_line(scens):
         else:
             parts.append('%s=%s' % (name, '%.2f' % s.ratio
                                     if s.ratio is not None else 'n/a'))
+    # Latency next to the frame rate: a lowered hog keeps the fps, not
+    # the foreground's latency alone.
+    for key, name in (('p50_alone', 'alone'), ('p50_lowered', 'gpunice10')):
+        p50 = by[name].p50
+        parts.append('%s=%s' % (key, '%.2fms' % med(p50) if p50 else 'n/a'))
     return 'effect: ' + ' '.join(parts)
 
 
@@ -295,7 +389,7 @@ def plot(results, scens, cells, runs):
     with open(live, 'w') as fp:
         fp.write('# t fps (live scenario, first valid run)\n')
         recs = [r for _, r in sorted(runs.get('live', {}).items())
-                if valid(r)]
+                if valid('live', r)]
         if recs:
             for sec in recs[0]['seconds']:
                 fp.write('%s %s\n' % (sec['t'], sec['fps']))
@@ -341,8 +435,13 @@ def plot(results, scens, cells, runs):
                       'graph 1 nohead lc rgb "red"' % (mark, mark))
         script.append('set label 3 "gpunice -n 19" at first %g, graph 0.1 '
                       'offset 0.5,0' % mark)
-    script.append("plot '%s' using 1:2 with linespoints pt 7 lw 2"
-                  % live)
+    if recs and recs[0]['seconds']:
+        script.append("plot '%s' using 1:2 with linespoints pt 7 lw 2"
+                      % live)
+    else:
+        # No valid live run (it is reported): an empty panel that says so.
+        script += ['set xrange [0:1]', 'set label 4 "no valid live run" '
+                   'at graph 0.3, graph 0.5', 'plot NaN notitle']
     script.append('unset multiplot')
     if not any(s.ratio is not None for s in scens[1:]) and not cells:
         print('report: nothing measured, no plot', file=sys.stderr)
@@ -368,6 +467,10 @@ def alone_overhead(scens):
                 m('queued_p99_us'), m('overrun_p99_us')))
 
 
+POLICIES = {'0': 'round robin (sched_policy=0)',
+            '1': 'FIFO (sched_policy=1, the default)'}
+
+
 def machine(info, host, scens):
     n = max((len(s.recs) + len(s.bad) for s in scens), default=0)
     over = alone_overhead(scens)
@@ -376,9 +479,12 @@ def machine(info, host, scens):
             host.get('host_nproc', '?'), host.get('host_cpu', '?'),
             host.get('host_load', '?'), host.get('qemu', '?'),
             host.get('accel', '?')),
-        'guest kernel %s; clocksource %s; hrtimer resolution %s ns' % (
+        'guest kernel %s; clocksource %s; hrtimer resolution %s ns; '
+        'drm_sched policy %s' % (
             info.get('kernel', '?'), info.get('clocksource', '?'),
-            info.get('hrtimer_resolution_ns', '?')),
+            info.get('hrtimer_resolution_ns', '?'),
+            POLICIES.get(info.get('sched_policy'),
+                         info.get('sched_policy', '?'))),
         'foreground: %s; hog: %s; simgpu credit limit %s unless swept' % (
             info.get('frame', '?'), info.get('hog', '?'),
             info.get('credits_default', '?')),
@@ -395,24 +501,35 @@ def write_csv(results, runs):
         w = csv.writer(fp)
         w.writerow(['scenario', 'run', 'valid', 'fps', 'after_fps',
                     'missed', 'frames', 'p50_us', 'p99_us', 'max_us',
-                    'fg_prio', 'hog_prio', 'hog_jobs', 'act_ms'])
+                    'fg_rq', 'fg_contended', 'fg_busy', 'hog_rq',
+                    'hog_jobs', 'hog_busy', 'act_ms', 'void'])
         for scen in sorted(runs):
             for run, r in sorted(runs[scen].items()):
                 fg, hog = r['fg'] or {}, r['hog'] or {}
+                tabs = 'bg_jobs' in fg
+                if tabs:
+                    hog = {k[3:]: v for k, v in fg.items()
+                           if k.startswith('bg_')}
                 a = act_ms(r) if scen == 'live' and r['fg'] else None
-                w.writerow([scen, run, int(valid(r)), fg.get('fps'),
+                why = void_reasons(scen, r)
+                w.writerow([scen, run, int(not why), fg.get('fps'),
                             fg.get('after_fps'), fg.get('missed'),
                             fg.get('frames'), fg.get('p50_us'),
                             fg.get('p99_us'), fg.get('max_us'),
-                            fg.get('prio'),
-                            hog.get('prio') or fg.get('bg_prio'),
-                            hog.get('jobs') or fg.get('bg_jobs'),
-                            '%.2f' % a if a is not None else ''])
+                            fmt_rq(rq_counts(fg)), fg.get('contended'),
+                            fg.get('busy'),
+                            fmt_rq(rq_counts(hog)) if hog else '',
+                            hog.get('jobs'), hog.get('busy'),
+                            '%.2f' % a if a is not None else '',
+                            '; '.join(why)])
 
 
 def main():
     args = sys.argv[1:]
     doc = None
+    allow_missed = '--allow-missed' in args
+    if allow_missed:
+        args.remove('--allow-missed')
     if '--doc' in args:
         i = args.index('--doc')
         doc = args[i + 1]
@@ -446,25 +563,43 @@ def main():
     print_table(SWEEP_HEAD, stable)
     print()
     problems = list(errors)
-    for s in scens:
-        for r in s.bad:
-            problems.append('%s: a run is void: %s %s' % (
-                s.name, r['check'] or 'no result',
-                ' '.join(r['stderr'])[:200]))
-    for c in cells:
-        if c['bad']:
-            problems.append('sweep credits %d job %d ms: %d void run(s)'
-                            % (c['credits'], c['job'], c['bad']))
+    for name in sorted(runs):
+        for run, r in sorted(runs[name].items()):
+            why = void_reasons(name, r)
+            if why:
+                problems.append('%s run %s is void: %s%s' % (
+                    name, run, '; '.join(why),
+                    (' (' + ' '.join(r['stderr'])[:200] + ')')
+                    if r['stderr'] else ''))
+    missing = base is None or any(s.ratio is None for s in scens[1:]) or \
+        not cells or any(not c['p99'] for c in cells)
+    if missing:
+        problems.append('a scenario or sweep cell has no valid run')
+    missed = [s.name for s in scens if s.verdict() == 'MISSED'] + \
+        ['sweep credits %d job %d ms' % (c['credits'], c['job'])
+         for c in cells if sweep_verdict(c) == 'MISSED']
     for p in problems:
         print('report: ' + p)
+    for m in missed:
+        print('report: target MISSED: %s%s' % (
+            m, ' (allowed: EFFECT_ALLOW_MISSED)' if allow_missed else ''))
     print('results: %s/{runs.csv,table.md%s}' % (
         results, ',effect.png' if png else ''))
     if doc:
-        update_doc(doc, md, mach, line, png)
+        if problems or missed:
+            print('report: %s left as it was: %s' % (
+                doc, 'void or missing runs' if problems
+                else 'a target was missed'))
+        else:
+            update_doc(doc, md, mach, line, png)
     print(line)
-    missing = base is None or any(s.ratio is None for s in scens[1:]) or \
-        not cells or any(not c['p99'] for c in cells)
-    return 1 if problems or missing else 0
+    if problems:
+        print('effect: FAILED, %d void or missing run(s)' % len(problems))
+        return 1
+    if missed and not allow_missed:
+        print('effect: FAILED, %d target(s) missed' % len(missed))
+        return 1
+    return 0
 
 
 def update_doc(doc, md, mach, line, png):

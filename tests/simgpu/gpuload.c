@@ -18,8 +18,9 @@
  *	reported apart.
  *   hog    --hog --job-ms N --depth D [--seconds S]
  *	Keeps D jobs queued back to back until SIGTERM/SIGINT or S seconds,
- *	then waits for its jobs and stops. Each change of the drm_sched
- *	priority its jobs are armed with is printed when it happens.
+ *	then waits for its jobs and stops. Each change of the drm_sched run
+ *	queue its entity was on when a job was armed is printed when it
+ *	happens.
  *   tabs   --tabs --fps HZ --job-us N --job-ms N --depth D --seconds S
  *	The browser case: two threads of one process, each with its own DRM
  *	file and its own GPU priority set on the thread with gpuprio_set()
@@ -30,7 +31,12 @@
  *	Prints CLOCK_MONOTONIC in ns, for scripts that time events against
  *	the figures above.
  *
- * Every run ends with one line "gpuload: mode=... key=value ..." on stdout.
+ * Every run ends with one line "gpuload: mode=... key=value ..." on stdout,
+ * with, per side: how many of its jobs were armed on each drm_sched run
+ * queue (rq_kernel= rq_high= rq_normal= rq_low= rq_none=, simgpu's account
+ * of the run queue its entity was really on), the fraction of its run time
+ * the engine spent on its jobs (busy=), and for the frame loop, how many of
+ * its jobs were submitted while the engine had other jobs (contended=).
  * --interval adds a line per second of the frame loop ("gpuload: t=...").
  * Exit status: 0 done, 1 the device or an ioctl failed, 2 bad arguments.
  */
@@ -78,6 +84,13 @@ struct options {
 	int fg_prio, bg_prio;	/* -1: leave the thread's GPU priority */
 };
 
+/* Jobs per run queue, from simgpu's drm_simgpu_submit.rq. */
+#define NUM_RQ	5	/* kernel, high, normal, low, none or unknown */
+
+struct rq_count {
+	unsigned long long n[NUM_RQ];
+};
+
 struct frame_stats {
 	long long *latency_ns;
 	/*
@@ -92,12 +105,17 @@ struct frame_stats {
 	long long mark_ns, after_start_ns;
 	size_t marks, frames_after, missed_after;
 	unsigned int prio;
+	struct rq_count rq;
+	/* jobs submitted while the engine had others; engine time on ours */
+	size_t contended;
+	long long busy_ns;
 };
 
 struct hog_stats {
 	unsigned long long jobs;
-	long long busy_ns;
+	long long busy_ns, last_end_ns;
 	unsigned int prio;
+	struct rq_count rq;
 	int err;
 };
 
@@ -115,6 +133,24 @@ static const char *prio_name(unsigned int prio)
 	if (prio < sizeof(prio_names) / sizeof(prio_names[0]))
 		return prio_names[prio];
 	return "unknown";
+}
+
+static unsigned int rq_index(unsigned int rq)
+{
+	return rq < NUM_RQ - 1 ? rq : NUM_RQ - 1;
+}
+
+static const char *rq_name(unsigned int rq)
+{
+	return rq < NUM_RQ - 1 ? prio_names[rq] : "none";
+}
+
+static void print_rq(const char *prefix, const struct rq_count *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < NUM_RQ; i++)
+		printf(" %srq_%s=%llu", prefix, rq_name(i), c->n[i]);
 }
 
 static long long now_ns(void)
@@ -397,6 +433,9 @@ static int frame_loop(int fd, const struct options *o, struct frame_stats *st,
 		    wait_job(fd, s.handle, &w))
 			return -1;
 		st->prio = s.priority;
+		st->rq.n[rq_index(s.rq)]++;
+		st->contended += s.engine_jobs > 0;
+		st->busy_ns += (long long)(w.end_ns - w.start_ns);
 		st->queued_ns[st->frames] = (long long)(w.start_ns -
 							w.submit_ns);
 		st->overrun_ns[st->frames] = (long long)(w.end_ns -
@@ -445,6 +484,9 @@ static void print_frame_result(const char *mode, const struct options *o,
 	       percentile(st->queued_ns, n, 99) / NSEC_PER_USEC,
 	       percentile(st->overrun_ns, n, 50) / NSEC_PER_USEC,
 	       percentile(st->overrun_ns, n, 99) / NSEC_PER_USEC);
+	print_rq("", &st->rq);
+	printf(" contended=%zu busy=%.3f", st->contended,
+	       secs > 0 ? (double)st->busy_ns / NSEC_PER_SEC / secs : 0.0);
 	if (st->marks) {
 		double after = (double)(st->end_ns - st->after_start_ns) /
 			       NSEC_PER_SEC;
@@ -482,6 +524,24 @@ static int run_frames(const struct options *o)
 /* --- the hog --------------------------------------------------------- */
 
 /*
+ * A hog's job is done: the engine's time on it, not counting again what
+ * overlaps its previous job (it starts when that one was due, which may be
+ * before its fence signalled).
+ */
+static void hog_done(struct hog_stats *hs, const struct drm_simgpu_wait *w)
+{
+	long long start = (long long)w->start_ns, end = (long long)w->end_ns;
+
+	if (start < hs->last_end_ns)
+		start = hs->last_end_ns;
+	if (end > start)
+		hs->busy_ns += end - start;
+	if (end > hs->last_end_ns)
+		hs->last_end_ns = end;
+	hs->jobs++;
+}
+
+/*
  * Keep o->depth jobs in flight: wait for the oldest, submit the next, so
  * that the engine never idles while the scheduler always has some queued.
  */
@@ -489,7 +549,7 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 		    volatile sig_atomic_t *stop, long long end, const char *who)
 {
 	unsigned long long ring[MAX_DEPTH];
-	unsigned int head = 0, queued = 0, prio = UINT_MAX;
+	unsigned int head = 0, queued = 0, rq = UINT_MAX;
 	struct drm_simgpu_submit s;
 	struct drm_simgpu_wait w;
 	int ret = 0;
@@ -500,8 +560,7 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 				ret = -1;
 				break;
 			}
-			hs->jobs++;
-			hs->busy_ns += (long long)(w.end_ns - w.start_ns);
+			hog_done(hs, &w);
 			head = (head + 1) % o->depth;
 			queued--;
 			continue;
@@ -510,11 +569,14 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 			ret = -1;
 			break;
 		}
-		if (s.priority != prio) {
-			printf("gpuload: %s prio=%s at_ns=%lld\n", who,
-			       prio_name(s.priority), now_ns());
+		hs->rq.n[rq_index(s.rq)]++;
+		hs->prio = s.priority;
+		if (s.rq != rq) {
+			printf("gpuload: %s rq=%s prio=%s at_ns=%lld\n", who,
+			       rq_name(rq_index(s.rq)), prio_name(s.priority),
+			       now_ns());
 			fflush(stdout);
-			prio = s.priority;
+			rq = s.rq;
 		}
 		ring[(head + queued) % o->depth] = s.handle;
 		queued++;
@@ -523,16 +585,14 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 	for (; queued; queued--, head = (head + 1) % o->depth) {
 		if (wait_job(fd, ring[head], &w))
 			return -1;
-		hs->jobs++;
-		hs->busy_ns += (long long)(w.end_ns - w.start_ns);
+		hog_done(hs, &w);
 	}
-	hs->prio = prio;
 	return ret;
 }
 
 static int run_hog(const struct options *o)
 {
-	struct hog_stats hs = { 0 };
+	struct hog_stats hs = { .prio = UINT_MAX };
 	long long start = now_ns(), end;
 	int fd, ret;
 
@@ -546,11 +606,12 @@ static int run_hog(const struct options *o)
 	ret = hog_loop(fd, o, &hs, &stop_requested, end, "hog");
 	close(fd);
 	printf("gpuload: mode=hog jobs=%llu busy=%.3f seconds=%.2f job_ms=%lld "
-	       "depth=%u prio=%s%s\n", hs.jobs,
+	       "depth=%u prio=%s", hs.jobs,
 	       (double)hs.busy_ns / (double)(now_ns() - start),
 	       (double)(now_ns() - start) / NSEC_PER_SEC,
-	       o->hog_job_ns / NSEC_PER_MSEC, o->depth, prio_name(hs.prio),
-	       ret ? " error=1" : "");
+	       o->hog_job_ns / NSEC_PER_MSEC, o->depth, prio_name(hs.prio));
+	print_rq("", &hs.rq);
+	printf(" error=%d\n", ret ? 1 : 0);
 	return ret ? EXIT_DEVICE : 0;
 }
 
@@ -609,7 +670,8 @@ static int run_tabs(const struct options *o)
 {
 	struct bg_start b = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			      .cond = PTHREAD_COND_INITIALIZER };
-	struct tab bg = { .o = o, .fd = -1 };
+	struct tab bg = { .o = o, .fd = -1, .hs = { .prio = UINT_MAX } };
+	long long bg_start = now_ns();
 	struct frame_stats st;
 	pthread_t thread;
 	int fd, err, ret;
@@ -640,9 +702,12 @@ static int run_tabs(const struct options *o)
 		close(bg.fd);
 	if (!ret && !bg.err) {
 		print_frame_result("tabs", o, &st);
-		printf(" bg_jobs=%llu bg_job_ms=%lld bg_depth=%u bg_prio=%s\n",
-		       bg.hs.jobs, o->hog_job_ns / NSEC_PER_MSEC, o->depth,
-		       prio_name(bg.hs.prio));
+		printf(" bg_jobs=%llu bg_job_ms=%lld bg_depth=%u bg_prio=%s "
+		       "bg_busy=%.3f", bg.hs.jobs, o->hog_job_ns / NSEC_PER_MSEC,
+		       o->depth, prio_name(bg.hs.prio),
+		       (double)bg.hs.busy_ns / (double)(now_ns() - bg_start));
+		print_rq("bg_", &bg.hs.rq);
+		putchar('\n');
 	}
 	frame_stats_free(&st);
 	return ret || bg.err ? EXIT_DEVICE : 0;

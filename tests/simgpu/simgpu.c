@@ -11,24 +11,36 @@
  * the order they were handed, each for its duration on an hrtimer, and
  * signals the job's hardware fence when it ends; nothing preempts it. Each
  * open file has one entity per engine whose priority follows the submitting
- * task through the drm_sched helpers, as xe's and amdgpu's do: set from
+ * task through the drm_sched helpers of the series: set from
  * drm_sched_task_priority() when the file is opened, refreshed with
  * drm_sched_entity_refresh_priority() at every submission, just before the
- * job is armed.
+ * job is armed. That is what amdgpu does for a gfx context on its normal
+ * pipe (one scheduler per ring, shared by the entities of every client);
+ * amdgpu puts HIGH on its high-priority pipe, another scheduler, and a
+ * compute entity that has several schedulers is never moved while busy.
+ * xe does not use these helpers: it gives the GuC a new priority for the
+ * whole exec queue (patches/0008).
  *
  * The limit. drm_sched only reorders the jobs it has not handed to the
  * engine yet; a running job is never interrupted. A job of the highest
  * priority can so wait for up to "credits" jobs already handed to the
  * engine, whatever their priority: with credits=2 and 4 ms background jobs,
  * a 2 ms foreground job ends at most 2 * 4 + 2 = 10 ms after submission.
- * That is what amdgpu and xe do on hardware without preemption, and the
- * honest bound of what GPU priority can do there.
+ * That is how an amdgpu ring without preemption behaves, and the honest
+ * bound of what a drm_sched run queue can do there.
  *
- * Timing. A job ends late by its timer's latency, and the next one starts
- * when it ended. In the test guest under QEMU TCG (with ACPI, so that the
- * TSC is a high-resolution clocksource) 2 ms jobs ended late by a median of
- * 60-170 us, p90 0.1-2 ms, with a tail of up to 12 ms when the host is
- * loaded; never early (tests/simgpu/README).
+ * Timing. The engine keeps an ideal timeline, as upstream's later mock
+ * scheduler does: a job handed to a busy engine starts when the previous
+ * one was due to end (finish = previous finish + duration), one handed to
+ * an idle engine (or after the previous one was due) starts then. The
+ * timer signals, in order, every job due by the time it fires, so a late
+ * timer delays the fences it signals but not the jobs after them, and the
+ * host's timer lateness does not add up along a queue. A job's end stamp
+ * is when its fence signalled, at or after its due time. In the test guest
+ * under QEMU TCG (with ACPI, so that the TSC is a high-resolution
+ * clocksource) 2 ms jobs alone ended late by a median of 60-170 us, p90
+ * 0.1-2 ms, with a tail of up to 12 ms when the host is loaded; never early
+ * (tests/simgpu/README).
  *
  * Lifetimes. A job is referenced by the scheduler until free_job and by its
  * handle in the file until waited for or the file is closed. Closing a file
@@ -105,8 +117,10 @@ struct simgpu_engine {
 	 * completion path, which must not nest in the engine's lock.
 	 */
 	spinlock_t fence_lock;
-	/* Jobs handed by run_job; the first one is running. */
+	/* Jobs handed by run_job, in order; the first one is running. */
 	struct list_head jobs;
+	/* How many are on jobs, for the submit ioctl. */
+	unsigned int num_jobs;
 	struct hrtimer timer;
 };
 
@@ -143,7 +157,10 @@ struct simgpu_job {
 	atomic64_t *busy_ns;
 	u64 duration_ns;
 	u64 submit_ns;
+	/* On the engine's ideal timeline: start_ns + duration_ns. */
 	u64 start_ns;
+	u64 finish_ns;
+	/* When the timer signalled its hardware fence, >= finish_ns. */
 	u64 end_ns;
 	/* On engine->jobs once handed to the engine. */
 	struct list_head link;
@@ -189,13 +206,27 @@ static void simgpu_job_put(struct simgpu_job *job)
 	kref_put(&job->ref, simgpu_job_release);
 }
 
-/* Start @job on the engine at @now; the caller holds engine->lock. */
-static void simgpu_engine_start_locked(struct simgpu_engine *engine,
-				       struct simgpu_job *job, ktime_t now)
+/*
+ * Hand @job to the engine at @now, behind the jobs it has: it starts when
+ * the last of them is due to end, or now if that is past or there is none.
+ * Returns true if the engine was idle. The caller holds engine->lock.
+ */
+static bool simgpu_engine_add_locked(struct simgpu_engine *engine,
+				     struct simgpu_job *job, u64 now)
 {
-	WRITE_ONCE(job->start_ns, ktime_to_ns(now));
-	hrtimer_set_expires(&engine->timer,
-			    ktime_add_ns(now, job->duration_ns));
+	bool idle = list_empty(&engine->jobs);
+	struct simgpu_job *last;
+	u64 start = now;
+
+	if (!idle) {
+		last = list_last_entry(&engine->jobs, struct simgpu_job, link);
+		start = max(now, last->finish_ns);
+	}
+	WRITE_ONCE(job->start_ns, start);
+	job->finish_ns = start + job->duration_ns;
+	list_add_tail(&job->link, &engine->jobs);
+	engine->num_jobs++;
+	return idle;
 }
 
 static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
@@ -203,30 +234,31 @@ static enum hrtimer_restart simgpu_engine_timer(struct hrtimer *timer)
 	struct simgpu_engine *engine =
 		container_of(timer, struct simgpu_engine, timer);
 	enum hrtimer_restart restart = HRTIMER_NORESTART;
-	struct simgpu_job *job, *next;
-	ktime_t now = ktime_get();
+	struct simgpu_job *job, *tmp;
+	u64 now = ktime_get_ns();
 	unsigned long flags;
+	LIST_HEAD(done);
 
 	spin_lock_irqsave(&engine->lock, flags);
-	job = list_first_entry_or_null(&engine->jobs, struct simgpu_job, link);
-	if (!job) {
-		spin_unlock_irqrestore(&engine->lock, flags);
-		return HRTIMER_NORESTART;
+	/* Every job due by now, in order: a late timer ends several. */
+	list_for_each_entry_safe(job, tmp, &engine->jobs, link) {
+		if (job->finish_ns > now)
+			break;
+		list_move_tail(&job->link, &done);
+		engine->num_jobs--;
+		WRITE_ONCE(job->end_ns, now);
+		atomic64_add(job->duration_ns, job->busy_ns);
 	}
-	list_del(&job->link);
-	WRITE_ONCE(job->end_ns, ktime_to_ns(now));
-	atomic64_add(job->end_ns - job->start_ns, job->busy_ns);
-
-	next = list_first_entry_or_null(&engine->jobs, struct simgpu_job,
-					link);
-	if (next) {
-		simgpu_engine_start_locked(engine, next, now);
+	job = list_first_entry_or_null(&engine->jobs, struct simgpu_job, link);
+	if (job) {
+		hrtimer_set_expires(timer, ns_to_ktime(job->finish_ns));
 		restart = HRTIMER_RESTART;
 	}
 	spin_unlock_irqrestore(&engine->lock, flags);
 
-	/* The job may be freed from here on. */
-	dma_fence_signal(job->hw_fence);
+	/* Each job may be freed once its fence signalled. */
+	list_for_each_entry_safe(job, tmp, &done, link)
+		dma_fence_signal(job->hw_fence);
 	return restart;
 }
 
@@ -247,12 +279,10 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 	job->hw_fence_live = true;
 	/* For the scheduler; the job keeps its own until it is freed. */
 	dma_fence_get(job->hw_fence);
-	idle = list_empty(&engine->jobs);
-	list_add_tail(&job->link, &engine->jobs);
-	if (idle) {
-		simgpu_engine_start_locked(engine, job, ktime_get());
-		hrtimer_start_expires(&engine->timer, HRTIMER_MODE_ABS);
-	}
+	idle = simgpu_engine_add_locked(engine, job, ktime_get_ns());
+	if (idle)
+		hrtimer_start(&engine->timer, ns_to_ktime(job->finish_ns),
+			      HRTIMER_MODE_ABS);
 	spin_unlock_irqrestore(&engine->lock, flags);
 	return job->hw_fence;
 }
@@ -340,6 +370,38 @@ static void simgpu_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(sfile);
 }
 
+/*
+ * The run queue @entity is on, as the index of its scheduler's run queue
+ * (DRM_SCHED_PRIORITY_*): where the scheduler looks for its jobs, whatever
+ * entity->priority says.
+ */
+static u32 simgpu_entity_rq(struct drm_sched_entity *entity)
+{
+	struct drm_gpu_scheduler *sched;
+	u32 i, index = SIMGPU_RQ_NONE;
+
+	spin_lock(&entity->lock);
+	if (entity->rq) {
+		sched = entity->rq->sched;
+		for (i = 0; i < sched->num_rqs; i++)
+			if (sched->sched_rq[i] == entity->rq)
+				index = i;
+	}
+	spin_unlock(&entity->lock);
+	return index;
+}
+
+static unsigned int simgpu_engine_num_jobs(struct simgpu_engine *engine)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&engine->lock, flags);
+	n = engine->num_jobs;
+	spin_unlock_irqrestore(&engine->lock, flags);
+	return n;
+}
+
 static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -395,6 +457,7 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	drm_sched_job_arm(&job->base);
 	job->done = dma_fence_get(&job->base.s_fence->finished);
 	args->priority = READ_ONCE(entity->priority);
+	args->rq = simgpu_entity_rq(entity);
 	args->handle = handle;
 	/* The scheduler's reference, dropped by free_job. */
 	kref_get(&job->ref);
@@ -405,6 +468,7 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	 * after the job ran.
 	 */
 	preempt_disable();
+	args->engine_jobs = simgpu_engine_num_jobs(job->engine);
 	drm_sched_entity_push_job(&job->base);
 	job->submit_ns = ktime_get_ns();
 	preempt_enable();

@@ -15,6 +15,8 @@
 #include <drm/drm.h>
 
 #define SIMGPU_MAX_JOB_NS	1000000000ULL	/* 1 s */
+/* drm_simgpu_submit.rq when the entity was on no run queue */
+#define SIMGPU_RQ_NONE		0xffffffffU
 
 /**
  * struct drm_simgpu_submit - queue one job
@@ -23,8 +25,16 @@
  * @flags: in, must be 0
  * @handle: out, the job's handle on this file, for DRM_IOCTL_SIMGPU_WAIT
  * @priority: out, the drm_sched priority of the file's entity on that
- *	      engine once the job is armed (DRM_SCHED_PRIORITY_*)
+ *	      engine once the job is armed (DRM_SCHED_PRIORITY_*), the
+ *	      value entity->priority holds
  * @pad: must be 0
+ * @rq: out, the run queue the entity was really on when the job was armed,
+ *	as the index of the scheduler's run queue, read under the entity's
+ *	lock (DRM_SCHED_PRIORITY_*, SIMGPU_RQ_NONE if on none): where the
+ *	scheduler looks for the job
+ * @engine_jobs: out, how many jobs the engine had been handed and not ended
+ *	when this one was submitted (other files' jobs, or this file's own
+ *	earlier ones): non-zero is a witness of contention
  */
 struct drm_simgpu_submit {
 	__u64 duration_ns;
@@ -33,6 +43,8 @@ struct drm_simgpu_submit {
 	__u64 handle;
 	__u32 priority;
 	__u32 pad;
+	__u32 rq;
+	__u32 engine_jobs;
 };
 
 /**
@@ -43,8 +55,11 @@ struct drm_simgpu_submit {
  * @flags: in, must be 0
  * @pad: must be 0
  * @submit_ns: out, CLOCK_MONOTONIC time of the submit ioctl
- * @start_ns: out, when the engine started the job
- * @end_ns: out, when the engine finished it and signalled its fence
+ * @start_ns: out, when the engine started the job, on its ideal timeline
+ *	      (when the job before it was due to end, or when it was handed
+ *	      to an idle engine)
+ * @end_ns: out, when the engine signalled its fence: at or after
+ *	    start_ns + duration_ns, later by the timer's latency
  */
 struct drm_simgpu_wait {
 	__u64 handle;
