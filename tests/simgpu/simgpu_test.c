@@ -661,6 +661,58 @@ static void test_busy_lowered(unsigned int credits)
 }
 
 /* (d) bad ioctls get their errno and change nothing */
+/*
+ * (c) a busy client raised, the engine idle otherwise: its jobs queued LOW,
+ * then it is raised and submits again, which moves its entity up with jobs
+ * still queued. A scheduler that missed the move and was not woken would
+ * leave them queued, nothing else being there to wake it. All its jobs
+ * must end within a bound.
+ */
+#define RAISED_JOBS	8
+static void test_busy_raised(void)
+{
+	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	uint64_t handle[2 * RAISED_JOBS], raised_ns = 0, last_end = 0;
+	struct job j[2 * RAISED_JOBS];
+	uint32_t prio[2 * RAISED_JOBS];
+	int fd = simgpu_open(), i, err = 0, late = 0, wrong = 0;
+	int queued = 0;
+
+	must(set_gpuprio(0, GPUPRIO_BE_NICE(19)), "gpuprio_set low");
+	for (i = 0; i < 2 * RAISED_JOBS; i++) {
+		if (i == RAISED_JOBS)
+			must(set_gpuprio(0, GPUPRIO_BE_NICE(-5)),
+			     "gpuprio_set high");
+		must(submit(fd, 2 * MS, &handle[i], &prio[i]), "submit");
+		wrong += prio[i] != (i < RAISED_JOBS ? PRIO_LOW : PRIO_HIGH);
+	}
+	for (i = 0; i < 2 * RAISED_JOBS; i++) {
+		int e = wait_job(fd, handle[i], 5000 * MS, &j[i]);
+
+		if (e && !err)
+			err = e;
+		if (e)
+			continue;
+		if (j[i].end_ns > last_end)
+			last_end = j[i].end_ns;
+	}
+	if (!err) {
+		raised_ns = j[RAISED_JOBS].submit_ns;
+		/* LOW jobs still waiting when the raising submission came. */
+		for (i = 0; i < RAISED_JOBS; i++)
+			queued += j[i].start_ns > raised_ns;
+		late = last_end - raised_ns > 2000 * MS;
+	}
+	tap(!err && !wrong && queued > 0 && !late,
+	    "busy client raised: all its %d jobs end, %llu ms after the raise (bound 2000; %d LOW jobs still queued at the raise; %d armed at a wrong priority; wait: %s)",
+	    2 * RAISED_JOBS,
+	    err ? 0ULL : (unsigned long long)(last_end - raised_ns) / MS,
+	    queued, wrong, err ? strerror(err) : "ok");
+	close(fd);
+	if (saved >= 0)
+		set_gpuprio(0, saved);
+}
+
 static void test_errors(unsigned int engines)
 {
 	static const struct {
@@ -871,6 +923,7 @@ int main(int argc, char **argv)
 	test_priority_change();
 	test_order_and_bound(credits);
 	test_busy_lowered(credits);
+	test_busy_raised();
 	test_close();
 	return tap_failed ? 1 : 0;
 }
