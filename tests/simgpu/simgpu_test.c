@@ -9,9 +9,10 @@
  * Needs the module loaded, root (to raise a priority), and the GPU priority
  * syscalls (<gpuprio.h>).
  *
- * usage: simgpu_test [first TAP number [params]]
+ * usage: simgpu_test [first TAP number [params|timeout]]
  * "params": only the tests that depend on the module parameters, for a
- * second load with other ones.
+ * second load with other ones; "timeout": jobs past timeout_ms, for a load
+ * with that parameter.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -713,6 +714,40 @@ static void test_busy_raised(void)
 		set_gpuprio(0, saved);
 }
 
+/*
+ * With timeout_ms set: jobs longer than the scheduler's timeout run to
+ * their end and are freed (the rmmod and insmod that follow show it).
+ */
+static void test_timeout(void)
+{
+	unsigned int timeout = module_param("timeout_ms");
+	uint64_t duration = 10ULL * timeout * MS, handle[3];
+	int fd = simgpu_open(), i, err = 0, short_run = 0;
+	struct job j = { 0 };
+
+	if (!timeout || duration > SIMGPU_MAX_JOB_NS) {
+		tap(false, "timeout: needs simgpu loaded with timeout_ms 1-100 (%u)",
+		    timeout);
+		close(fd);
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		must(submit(fd, duration, &handle[i], NULL), "submit");
+	for (i = 0; i < 3; i++) {
+		int e = wait_job(fd, handle[i], 10000 * MS, &j);
+
+		if (e && !err)
+			err = e;
+		if (!e && j.end_ns - j.start_ns < duration)
+			short_run++;
+	}
+	tap(!err && !short_run,
+	    "timeout: 3 jobs of %llu ms past a %u ms timeout run to their end (%d cut short; wait: %s)",
+	    (unsigned long long)duration / MS, timeout, short_run,
+	    err ? strerror(err) : "ok");
+	close(fd);
+}
+
 static void test_errors(unsigned int engines)
 {
 	static const struct {
@@ -912,6 +947,10 @@ int main(int argc, char **argv)
 	printf("# %s, credits=%u engines=%u\n", render_node, credits, engines);
 
 	/* With other module parameters: what depends on them. */
+	if (argc > 2 && !strcmp(argv[2], "timeout")) {
+		test_timeout();
+		return tap_failed ? 1 : 0;
+	}
 	if (argc > 2 && !strcmp(argv[2], "params")) {
 		test_engines(engines);
 		test_order_and_bound(credits);
