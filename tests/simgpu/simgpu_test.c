@@ -9,9 +9,10 @@
  * Needs the module loaded, root (to raise a priority), and the GPU priority
  * syscalls (<gpuprio.h>).
  *
- * usage: simgpu_test [first TAP number [params]]
+ * usage: simgpu_test [first TAP number [params|timeout]]
  * "params": only the tests that depend on the module parameters, for a
- * second load with other ones.
+ * second load with other ones; "timeout": jobs past timeout_ms, for a load
+ * with that parameter.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -661,6 +662,92 @@ static void test_busy_lowered(unsigned int credits)
 }
 
 /* (d) bad ioctls get their errno and change nothing */
+/*
+ * (c) a busy client raised, the engine idle otherwise: its jobs queued LOW,
+ * then it is raised and submits again, which moves its entity up with jobs
+ * still queued. A scheduler that missed the move and was not woken would
+ * leave them queued, nothing else being there to wake it. All its jobs
+ * must end within a bound.
+ */
+#define RAISED_JOBS	8
+static void test_busy_raised(void)
+{
+	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	uint64_t handle[2 * RAISED_JOBS], raised_ns = 0, last_end = 0;
+	struct job j[2 * RAISED_JOBS];
+	uint32_t prio[2 * RAISED_JOBS];
+	int fd = simgpu_open(), i, err = 0, late = 0, wrong = 0;
+	int queued = 0;
+
+	must(set_gpuprio(0, GPUPRIO_BE_NICE(19)), "gpuprio_set low");
+	for (i = 0; i < 2 * RAISED_JOBS; i++) {
+		if (i == RAISED_JOBS)
+			must(set_gpuprio(0, GPUPRIO_BE_NICE(-5)),
+			     "gpuprio_set high");
+		must(submit(fd, 2 * MS, &handle[i], &prio[i]), "submit");
+		wrong += prio[i] != (i < RAISED_JOBS ? PRIO_LOW : PRIO_HIGH);
+	}
+	for (i = 0; i < 2 * RAISED_JOBS; i++) {
+		int e = wait_job(fd, handle[i], 5000 * MS, &j[i]);
+
+		if (e && !err)
+			err = e;
+		if (e)
+			continue;
+		if (j[i].end_ns > last_end)
+			last_end = j[i].end_ns;
+	}
+	if (!err) {
+		raised_ns = j[RAISED_JOBS].submit_ns;
+		/* LOW jobs still waiting when the raising submission came. */
+		for (i = 0; i < RAISED_JOBS; i++)
+			queued += j[i].start_ns > raised_ns;
+		late = last_end - raised_ns > 2000 * MS;
+	}
+	tap(!err && !wrong && queued > 0 && !late,
+	    "busy client raised: all its %d jobs end, %llu ms after the raise (bound 2000; %d LOW jobs still queued at the raise; %d armed at a wrong priority; wait: %s)",
+	    2 * RAISED_JOBS,
+	    err ? 0ULL : (unsigned long long)(last_end - raised_ns) / MS,
+	    queued, wrong, err ? strerror(err) : "ok");
+	close(fd);
+	if (saved >= 0)
+		set_gpuprio(0, saved);
+}
+
+/*
+ * With timeout_ms set: jobs longer than the scheduler's timeout run to
+ * their end and are freed (the rmmod and insmod that follow show it).
+ */
+static void test_timeout(void)
+{
+	unsigned int timeout = module_param("timeout_ms");
+	uint64_t duration = 10ULL * timeout * MS, handle[3];
+	int fd = simgpu_open(), i, err = 0, short_run = 0;
+	struct job j = { 0 };
+
+	if (!timeout || duration > SIMGPU_MAX_JOB_NS) {
+		tap(false, "timeout: needs simgpu loaded with timeout_ms 1-100 (%u)",
+		    timeout);
+		close(fd);
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		must(submit(fd, duration, &handle[i], NULL), "submit");
+	for (i = 0; i < 3; i++) {
+		int e = wait_job(fd, handle[i], 10000 * MS, &j);
+
+		if (e && !err)
+			err = e;
+		if (!e && j.end_ns - j.start_ns < duration)
+			short_run++;
+	}
+	tap(!err && !short_run,
+	    "timeout: 3 jobs of %llu ms past a %u ms timeout run to their end (%d cut short; wait: %s)",
+	    (unsigned long long)duration / MS, timeout, short_run,
+	    err ? strerror(err) : "ok");
+	close(fd);
+}
+
 static void test_errors(unsigned int engines)
 {
 	static const struct {
@@ -860,6 +947,10 @@ int main(int argc, char **argv)
 	printf("# %s, credits=%u engines=%u\n", render_node, credits, engines);
 
 	/* With other module parameters: what depends on them. */
+	if (argc > 2 && !strcmp(argv[2], "timeout")) {
+		test_timeout();
+		return tap_failed ? 1 : 0;
+	}
 	if (argc > 2 && !strcmp(argv[2], "params")) {
 		test_engines(engines);
 		test_order_and_bound(credits);
@@ -871,6 +962,7 @@ int main(int argc, char **argv)
 	test_priority_change();
 	test_order_and_bound(credits);
 	test_busy_lowered(credits);
+	test_busy_raised();
 	test_close();
 	return tap_failed ? 1 : 0;
 }

@@ -41,7 +41,7 @@
  * @gpuprio: an effective GPU priority, as returned by task_gpuprio(); never
  *	     GPUPRIO_CLASS_NONE
  *
- * Returns HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
+ * Return: HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
  */
 VISIBLE_IF_KUNIT enum drm_sched_priority
 drm_sched_gpuprio_to_priority(u16 gpuprio)
@@ -62,6 +62,9 @@ EXPORT_SYMBOL_IF_KUNIT(drm_sched_gpuprio_to_priority);
  * @p: the task creating a context or submitting to it, usually current
  *
  * Lock-free, so it can be called from any submission path.
+ *
+ * Return: the drm_sched priority of @p's effective GPU priority, HIGH,
+ * NORMAL or LOW.
  */
 enum drm_sched_priority drm_sched_task_priority(const struct task_struct *p)
 {
@@ -80,8 +83,11 @@ EXPORT_SYMBOL(drm_sched_task_priority);
  *
  * drm_sched_rq_add_entity() and drm_sched_rq_remove_entity() take the run
  * queue's lock under the entity's, as drm_sched_entity_push_job() does.
+ *
+ * Returns true if the entity is on @rq's entity list: then the caller must
+ * wake the scheduler (see drm_sched_entity_refresh_priority()).
  */
-static void drm_sched_entity_move_locked(struct drm_sched_entity *entity,
+static bool drm_sched_entity_move_locked(struct drm_sched_entity *entity,
 					 struct drm_sched_rq *rq)
 {
 	bool listed = !list_empty(&entity->list);
@@ -93,10 +99,11 @@ static void drm_sched_entity_move_locked(struct drm_sched_entity *entity,
 	drm_sched_rq_remove_entity(entity->rq, entity);
 	entity->rq = rq;
 	if (!listed)
-		return;
+		return false;
 	drm_sched_rq_add_entity(rq, entity);
 	if (in_tree)
 		drm_sched_rq_update_fifo_locked(entity, oldest);
+	return true;
 }
 
 /**
@@ -116,14 +123,20 @@ static void drm_sched_entity_move_locked(struct drm_sched_entity *entity,
  * arming: that lock keeps drm_sched_entity_push_job() of this entity from
  * adding it to a run queue meanwhile.
  *
- * Returns true if the entity's priority changed.
+ * A moved entity with jobs queued wakes the scheduler. Its worker looks at
+ * the run queues one at a time, each under its own lock, and may look at
+ * the new one before the entity is added there and at the old one after it
+ * was removed: it then finds nothing and sleeps, and the pushes that follow
+ * do not wake it, since the entity already has jobs queued.
+ *
+ * Return: true if the entity's priority changed.
  */
 bool drm_sched_entity_refresh_priority(struct drm_sched_entity *entity,
 				       enum drm_sched_priority priority)
 {
 	struct drm_gpu_scheduler *sched;
 	struct drm_sched_rq *rq;
-	bool changed;
+	bool changed, queued = false;
 
 	spin_lock(&entity->lock);
 	if (!entity->rq || entity->stopped) {
@@ -137,8 +150,10 @@ bool drm_sched_entity_refresh_priority(struct drm_sched_entity *entity,
 
 	rq = sched->sched_rq[priority];
 	if (!entity->sched_list && entity->rq != rq)
-		drm_sched_entity_move_locked(entity, rq);
+		queued = drm_sched_entity_move_locked(entity, rq);
 	spin_unlock(&entity->lock);
+	if (queued)
+		drm_sched_wakeup(sched);
 	return changed;
 }
 EXPORT_SYMBOL(drm_sched_entity_refresh_priority);

@@ -4,6 +4,8 @@
  * whose run_job only records which job ran: no GPU is needed. Jobs are
  * queued while the scheduler's submission is stopped, so that the order
  * they run in once it starts shows which run queue each entity was on.
+ * One case runs a scheduler as a driver does instead: its jobs end on a
+ * timer, while another thread moves their entity between run queues.
  */
 
 #include <kunit/device.h>
@@ -11,11 +13,15 @@
 #include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/gpuprio.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 
 #include <drm/gpu_scheduler.h>
 
@@ -396,6 +402,292 @@ static void sched_gpuprio_test_refresh_busy_fifo(struct kunit *test)
 	sched_test_run(test, order, ARRAY_SIZE(order));
 }
 
+/*
+ * A busy entity moved up wakes the scheduler. The state a lost wakeup
+ * leaves is made here: submission on, the worker not queued (as after a
+ * look at the run queues that missed the entity while it moved between
+ * them) and a job queued. Only the move can get the job run.
+ */
+static void sched_gpuprio_test_refresh_busy_wakeup(struct kunit *test)
+{
+	const enum drm_sched_priority high = DRM_SCHED_PRIORITY_HIGH;
+	struct drm_sched_entity *task;
+	struct sched_test *env;
+
+	env = sched_test_init(test, DRM_SCHED_PRIORITY_COUNT);
+	task = sched_test_entity(test, DRM_SCHED_PRIORITY_LOW);
+
+	sched_test_push(test, task, 1);
+	/* What drm_sched_wqueue_start() does, without queueing the worker. */
+	WRITE_ONCE(env->sched.pause_submit, false);
+	KUNIT_ASSERT_EQ_MSG(test, dma_fence_wait_timeout(env->done[0], false,
+							 HZ / 10), 0,
+			    "the job ran with no wakeup: the state is not made");
+	KUNIT_EXPECT_TRUE(test, drm_sched_entity_refresh_priority(task, high));
+	KUNIT_EXPECT_GT_MSG(test, dma_fence_wait_timeout(env->done[0], false,
+							 10 * HZ), 0,
+			    "the moved entity's job did not run");
+	KUNIT_EXPECT_EQ(test, atomic_read(&env->num_ran), 1);
+	sched_test_wait_freed(test, env);
+}
+
+/*
+ * The stress case: a scheduler that runs, one job on the engine at a time,
+ * each ending on an hrtimer, and a thread that moves the entity whose jobs
+ * these are between LOW and HIGH while they are pushed, as a task raised
+ * and lowered again and again. No other entity wakes the scheduler.
+ */
+#define STRESS_JOBS		3000
+/* Jobs pushed ahead of the oldest one not finished: the entity is busy. */
+#define STRESS_AHEAD		4
+#define STRESS_JOB_NS		(20 * NSEC_PER_USEC)
+/* Far more than a job waits behind STRESS_AHEAD others, even under TCG. */
+#define STRESS_TIMEOUT		(5 * HZ)
+
+struct sched_stress {
+	struct drm_gpu_scheduler sched;
+	struct drm_gpu_scheduler *sched_list[1];
+	struct drm_sched_entity entity;
+	/* The submission lock: arm and push, and the mover's refresh. */
+	struct mutex lock;
+	/* Protects running; taken in the timer's hard irq. */
+	spinlock_t engine_lock;
+	/* The hardware fences' lock. */
+	spinlock_t fence_lock;
+	u64 fence_context;
+	u64 fence_seqno;
+	/* The job on the engine (the credit limit is 1): its fence. */
+	struct dma_fence *running;
+	struct hrtimer timer;
+	struct dma_fence **done;
+	/* Moves of the entity while it had jobs queued. */
+	unsigned long busy_moves;
+};
+
+struct sched_stress_job {
+	struct drm_sched_job base;
+	struct sched_stress *env;
+	/* Allocated at submission, initialised by run_job. */
+	struct dma_fence *hw_fence;
+	bool hw_fence_live;
+};
+
+static const char *sched_stress_fence_name(struct dma_fence *fence)
+{
+	return "gpuprio-stress";
+}
+
+static const struct dma_fence_ops sched_stress_fence_ops = {
+	.get_driver_name = sched_stress_fence_name,
+	.get_timeline_name = sched_stress_fence_name,
+};
+
+static enum hrtimer_restart sched_stress_timer(struct hrtimer *timer)
+{
+	struct sched_stress *env = container_of(timer, struct sched_stress,
+						timer);
+	struct dma_fence *fence;
+	unsigned long flags;
+
+	spin_lock_irqsave(&env->engine_lock, flags);
+	fence = env->running;
+	env->running = NULL;
+	spin_unlock_irqrestore(&env->engine_lock, flags);
+	if (fence) {
+		dma_fence_signal(fence);
+		dma_fence_put(fence);
+	}
+	return HRTIMER_NORESTART;
+}
+
+static struct dma_fence *sched_stress_run_job(struct drm_sched_job *sched_job)
+{
+	struct sched_stress_job *job =
+		container_of(sched_job, struct sched_stress_job, base);
+	struct sched_stress *env = job->env;
+	unsigned long flags;
+
+	spin_lock_irqsave(&env->engine_lock, flags);
+	dma_fence_init(job->hw_fence, &sched_stress_fence_ops,
+		       &env->fence_lock, env->fence_context,
+		       ++env->fence_seqno);
+	job->hw_fence_live = true;
+	WARN_ON(env->running);
+	/* The engine's reference; the scheduler takes the one returned. */
+	env->running = dma_fence_get(job->hw_fence);
+	spin_unlock_irqrestore(&env->engine_lock, flags);
+	hrtimer_start(&env->timer, ns_to_ktime(STRESS_JOB_NS),
+		      HRTIMER_MODE_REL);
+	return job->hw_fence;
+}
+
+static void sched_stress_free_job(struct drm_sched_job *sched_job)
+{
+	struct sched_stress_job *job =
+		container_of(sched_job, struct sched_stress_job, base);
+
+	drm_sched_job_cleanup(sched_job);
+	/* A run fence is freed with its last reference, not the job. */
+	if (!job->hw_fence_live)
+		kfree(job->hw_fence);
+	kfree(job);
+}
+
+static const struct drm_sched_backend_ops sched_stress_ops = {
+	.run_job = sched_stress_run_job,
+	.timedout_job = sched_test_timedout_job,
+	.free_job = sched_stress_free_job,
+};
+
+static int sched_stress_push(struct sched_stress *env, int i)
+{
+	struct sched_stress_job *job;
+	int ret;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	job->env = env;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (!job->hw_fence) {
+		kfree(job);
+		return -ENOMEM;
+	}
+	ret = drm_sched_job_init(&job->base, &env->entity, 1, NULL, 1);
+	if (ret) {
+		kfree(job->hw_fence);
+		kfree(job);
+		return ret;
+	}
+	mutex_lock(&env->lock);
+	drm_sched_job_arm(&job->base);
+	env->done[i] = dma_fence_get(&job->base.s_fence->finished);
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&env->lock);
+	return 0;
+}
+
+/* The mover: raise, lower, raise... until stopped. */
+static int sched_stress_mover(void *data)
+{
+	struct sched_stress *env = data;
+	enum drm_sched_priority priority = DRM_SCHED_PRIORITY_HIGH;
+	bool busy;
+
+	while (!kthread_should_stop()) {
+		mutex_lock(&env->lock);
+		busy = spsc_queue_count(&env->entity.job_queue);
+		if (drm_sched_entity_refresh_priority(&env->entity, priority) &&
+		    busy)
+			env->busy_moves++;
+		mutex_unlock(&env->lock);
+		priority = priority == DRM_SCHED_PRIORITY_HIGH ?
+			DRM_SCHED_PRIORITY_LOW : DRM_SCHED_PRIORITY_HIGH;
+		cond_resched();
+	}
+	return 0;
+}
+
+static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
+{
+	struct drm_sched_init_args args = {
+		.ops = &sched_stress_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = "gpuprio-stress",
+	};
+	int pushed = 0, signalled = 0, late = -1, err = 0, i;
+	struct task_struct *mover;
+	struct sched_stress *env;
+	unsigned long freed_by;
+	bool empty;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	env->done = kunit_kcalloc(test, STRESS_JOBS, sizeof(*env->done),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->done);
+	mutex_init(&env->lock);
+	spin_lock_init(&env->engine_lock);
+	spin_lock_init(&env->fence_lock);
+	env->fence_context = dma_fence_context_alloc(1);
+	hrtimer_init(&env->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	env->timer.function = sched_stress_timer;
+	args.dev = kunit_device_register(test, "drm-sched-gpuprio-stress");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(args.dev));
+	KUNIT_ASSERT_EQ(test, drm_sched_init(&env->sched, &args), 0);
+	env->sched_list[0] = &env->sched;
+	if (drm_sched_entity_init(&env->entity, DRM_SCHED_PRIORITY_LOW,
+				  env->sched_list, 1, NULL)) {
+		drm_sched_fini(&env->sched);
+		KUNIT_FAIL_AND_ABORT(test, "drm_sched_entity_init failed");
+	}
+
+	mover = kthread_run(sched_stress_mover, env, "gpuprio-mover");
+	KUNIT_EXPECT_FALSE(test, IS_ERR(mover));
+	if (IS_ERR(mover))
+		mover = NULL;
+
+	for (i = 0; mover && i < STRESS_JOBS; i++) {
+		if (i >= STRESS_AHEAD &&
+		    dma_fence_wait_timeout(env->done[i - STRESS_AHEAD], false,
+					   STRESS_TIMEOUT) <= 0) {
+			late = i - STRESS_AHEAD;
+			break;
+		}
+		err = sched_stress_push(env, i);
+		if (err)
+			break;
+		pushed++;
+	}
+	if (mover)
+		kthread_stop(mover);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ_MSG(test, late, -1,
+			    "job %d of %d not done %d s after the one before",
+			    late, pushed, STRESS_TIMEOUT / HZ);
+	KUNIT_EXPECT_EQ(test, pushed, STRESS_JOBS);
+	/* The mover really moved the entity with its jobs queued. */
+	KUNIT_EXPECT_GT(test, env->busy_moves, STRESS_JOBS / 10);
+	kunit_info(test, "%d jobs, %lu moves with jobs queued\n", pushed,
+		   env->busy_moves);
+
+	for (i = 0; i < pushed; i++) {
+		/*
+		 * A lost wakeup leaves the rest queued: wake the worker, so
+		 * that they run and the case ends.
+		 */
+		if (late >= 0)
+			drm_sched_wakeup(&env->sched);
+		if (dma_fence_wait_timeout(env->done[i], false,
+					   STRESS_TIMEOUT) > 0 &&
+		    !env->done[i]->error)
+			signalled++;
+		else if (late < 0)
+			late = i;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, signalled, pushed, "first late job: %d",
+			    late);
+
+	drm_sched_entity_destroy(&env->entity);
+	freed_by = jiffies + 10 * HZ;
+	for (;;) {
+		spin_lock(&env->sched.job_list_lock);
+		empty = list_empty(&env->sched.pending_list);
+		spin_unlock(&env->sched.job_list_lock);
+		if (empty || time_after(jiffies, freed_by))
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_TRUE(test, empty);
+	drm_sched_fini(&env->sched);
+	hrtimer_cancel(&env->timer);
+	for (i = 0; i < pushed; i++)
+		dma_fence_put(env->done[i]);
+	mutex_destroy(&env->lock);
+}
+
 /* Fewer run queues than priorities: the lowest one that exists. */
 static void sched_gpuprio_test_clamp(struct kunit *test)
 {
@@ -438,6 +730,8 @@ static struct kunit_case sched_gpuprio_tests[] = {
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy),
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_raise),
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_fifo),
+	KUNIT_CASE(sched_gpuprio_test_refresh_busy_wakeup),
+	KUNIT_CASE(sched_gpuprio_test_refresh_busy_stress),
 	KUNIT_CASE(sched_gpuprio_test_clamp),
 	KUNIT_CASE(sched_gpuprio_test_clamp_two),
 	{}
