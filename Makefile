@@ -20,11 +20,15 @@ KCONFIG	:= configs/gpuprio-test.config $(KCONFIG_EXTRA)
 # once. Its masquerading gcc comes first in the PATH of every kernel build,
 # but only where its cache can be written: a package build runs as a user
 # whose home may not exist (Debian's build daemons), and there ccache fails
-# the compile instead of passing it through.
+# the compile instead of passing it through. That holds for a PATH that
+# already has it, too (a caller's make, a user's profile): there it is removed.
 CCACHE_USABLE := $(shell d="$$(ccache -k cache_dir 2>/dev/null)" && \
 	mkdir -p "$$d/tmp" 2>/dev/null && test -w "$$d/tmp" && echo yes)
+PATH_NO_CCACHE := $(subst $(eval) ,:,$(filter-out /usr/lib/ccache,$(subst :, ,$(PATH))))
 ifeq ($(wildcard /usr/lib/ccache/gcc):$(CCACHE_USABLE),/usr/lib/ccache/gcc:yes)
-export PATH := /usr/lib/ccache:$(PATH)
+export PATH := /usr/lib/ccache:$(PATH_NO_CCACHE)
+else
+export PATH := $(PATH_NO_CCACHE)
 endif
 BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage
 INITRD	:= $(OUT)/initramfs.cpio.gz
