@@ -12,7 +12,16 @@
  * a task lowered on the GPU (a background browser tab) can be restored
  * without privilege. Going above both that and the current GPU priority
  * needs can_nice() (CAP_SYS_NICE or RLIMIT_NICE), even when the CPU nice is
- * as low: drivers reserve their high levels for privileged callers.
+ * as low. The drivers' high band needs more: a negative nice set without
+ * CAP_SYS_NICE in the initial user namespace is stored with GPUPRIO_NO_HIGH
+ * and stays in the normal band, see gpuprio_mark().
+ *
+ * A set takes task_lock() of each task around its check and its store, so
+ * that a check is never made against a value another set is replacing.
+ * copy_process() takes the creator's value again under tasklist_lock (see
+ * gpuprio_fork()), and every walk over several tasks holds tasklist_lock
+ * for reading: a thread or child created during a set ends up with the new
+ * value.
  */
 
 #include <linux/capability.h>
@@ -20,6 +29,8 @@
 #include <linux/export.h>
 #include <linux/gpuprio.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <uapi/linux/pidfd.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -139,20 +150,61 @@ int gpuprio_may_set(struct task_struct *p, u16 prio)
 }
 
 /**
+ * gpuprio_mark - the value to store for @prio set with the current credentials
+ * @prio: a value that passed gpuprio_check_value(), or one gpuprio_mark()
+ *	returned for other credentials (/proc's opener), whose mark is kept
+ *
+ * A negative nice gets GPUPRIO_NO_HIGH unless the credentials have
+ * CAP_SYS_NICE in the initial user namespace, which every driver asks for
+ * its high band; RLIMIT_NICE alone keeps the task in the normal band.
+ * Realtime already needed CAP_SYS_NICE in gpuprio_check_value().
+ *
+ * Return: @prio, with GPUPRIO_NO_HIGH added when it applies.
+ */
+u16 gpuprio_mark(u16 prio)
+{
+	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_BE &&
+	    GPUPRIO_TO_NICE(gpuprio_value(prio)) < 0 &&
+	    !(prio & GPUPRIO_NO_HIGH) && !capable(CAP_SYS_NICE))
+		prio |= GPUPRIO_NO_HIGH;
+	return prio;
+}
+
+/**
+ * gpuprio_set_task_locked - set the GPU priority of one task under task_lock()
+ * @p: the task, locked with task_lock() by the caller
+ * @prio: as for gpuprio_mark()
+ *
+ * Return: 0 or a negative errno; on error @p is left unchanged.
+ */
+int gpuprio_set_task_locked(struct task_struct *p, u16 prio)
+{
+	int err = gpuprio_may_set(p, gpuprio_value(prio));
+
+	if (err)
+		return err;
+	WRITE_ONCE(p->gpuprio, gpuprio_mark(prio));
+	return 0;
+}
+
+/**
  * gpuprio_set_task - set the GPU priority of one task
  * @p: the task; the caller holds the RCU read lock or a reference
  * @prio: a value that passed gpuprio_check_value()
+ *
+ * The check and the store are made under task_lock(@p), so that two sets
+ * of one task cannot interleave them.
  *
  * Return: 0 or a negative errno; on error @p is left unchanged.
  */
 int gpuprio_set_task(struct task_struct *p, u16 prio)
 {
-	int err = gpuprio_may_set(p, prio);
+	int err;
 
-	if (err)
-		return err;
-	WRITE_ONCE(p->gpuprio, prio);
-	return 0;
+	task_lock(p);
+	err = gpuprio_set_task_locked(p, prio);
+	task_unlock(p);
+	return err;
 }
 
 /*
@@ -169,33 +221,54 @@ static int gpuprio_set_one(struct task_struct *p, u16 prio, int error)
 }
 
 /*
- * Fold @fn over every live thread of the process a pidfd refers to, from
- * -ESRCH: @fn gets the result so far and returns the new one. -EBADF for an
- * fd that is not a pidfd; a process that has exited has no live thread, so
- * it ends in -ESRCH.
+ * Fold @fn over what a pidfd refers to, from -ESRCH: @fn gets the result so
+ * far and returns the new one. A PIDFD_THREAD pidfd refers to its thread
+ * alone, any other to every live thread of its process, as in
+ * pidfd_send_signal(); @thread tells @fn which. -EBADF for an fd that is not
+ * a pidfd, -EINVAL (as pidfd_send_signal()) for one whose pid the caller's
+ * pid namespace cannot see; a process that has exited has no live thread,
+ * so it ends in -ESRCH. The walk holds tasklist_lock so that a thread
+ * created meanwhile sees the result, see gpuprio_fork().
  */
-static int gpuprio_pidfd_threads(int fd, u16 prio,
-				 int (*fn)(struct task_struct *, u16, int))
+static int gpuprio_pidfd_walk(int fd, u16 prio,
+			      int (*fn)(struct task_struct *, u16, int, bool))
 {
 	struct task_struct *p, *t;
 	unsigned int f_flags;
 	struct pid *pid;
+	bool thread;
 	int ret = -ESRCH;
 
 	pid = pidfd_get_pid(fd, &f_flags);
 	if (IS_ERR(pid))
 		return PTR_ERR(pid);
+	if (!pid_nr_ns(pid, task_active_pid_ns(current))) {
+		put_pid(pid);
+		return -EINVAL;
+	}
+	thread = f_flags & PIDFD_THREAD;
 	rcu_read_lock();
+	read_lock(&tasklist_lock);
 	p = pid_task(pid, PIDTYPE_PID);
-	if (p) {
+	if (p && thread) {
+		if (!p->exit_state)
+			ret = fn(p, prio, ret, true);
+	} else if (p) {
 		for_each_thread(p, t) {
 			if (!t->exit_state)
-				ret = fn(t, prio, ret);
+				ret = fn(t, prio, ret, false);
 		}
 	}
+	read_unlock(&tasklist_lock);
 	rcu_read_unlock();
 	put_pid(pid);
 	return ret;
+}
+
+static int gpuprio_pidfd_set_one(struct task_struct *p, u16 prio, int error,
+				 bool thread)
+{
+	return gpuprio_set_one(p, prio, error);
 }
 
 SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
@@ -216,7 +289,7 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 		return error;
 	/* Every live thread of the process, as the PGRP rule does */
 	if (which == GPUPRIO_WHO_PIDFD)
-		return gpuprio_pidfd_threads(who, prio, gpuprio_set_one);
+		return gpuprio_pidfd_walk(who, prio, gpuprio_pidfd_set_one);
 
 	error = -ESRCH;
 	rcu_read_lock();
@@ -242,10 +315,12 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 		user = find_user(uid);
 		if (!user)
 			break;
+		read_lock(&tasklist_lock);
 		for_each_process_thread(g, p) {
 			if (uid_eq(task_uid(p), uid) && task_pid_vnr(p))
 				error = gpuprio_set_one(p, prio, error);
 		}
+		read_unlock(&tasklist_lock);
 		free_uid(user);
 		break;
 	}
@@ -258,7 +333,15 @@ static int gpuprio_get_effective(struct task_struct *p)
 {
 	int err = security_task_getscheduler(p);
 
-	return err ? err : task_gpuprio(p);
+	return err ? err : gpuprio_value(task_gpuprio(p));
+}
+
+/* Raw value of @p (NONE kept), or a negative errno if the LSM hides it. */
+static int gpuprio_get_raw(struct task_struct *p)
+{
+	int err = security_task_getscheduler(p);
+
+	return err ? err : task_gpuprio_raw(p);
 }
 
 /*
@@ -289,20 +372,32 @@ static inline void gpuprio_best_keep(struct gpuprio_best *best, int value)
 }
 
 /*
- * A step of the pidfd walk: the higher of @ret and the effective value of
- * @p. A process has few threads, so ranking @ret again costs little. @prio
- * is only the set's.
+ * A step of the pidfd walk: the raw value of a thread pidfd's thread, else
+ * the higher of @ret and the effective value of @p. A process has few
+ * threads, so ranking @ret again costs little. @prio is only the set's.
  */
-static int gpuprio_get_one(struct task_struct *p, u16 prio, int ret)
+static int gpuprio_get_one(struct task_struct *p, u16 prio, int ret,
+			   bool thread)
 {
 	struct gpuprio_best best = { .ret = ret };
 
+	if (thread)
+		return gpuprio_get_raw(p);
 	if (ret >= 0)
 		best.rank = gpuprio_rank(ret);
 	gpuprio_best_keep(&best, gpuprio_get_effective(p));
 	return best.ret;
 }
 
+/*
+ * What gpuprio_get() returns follows ioprio_get(): for one task (a thread
+ * id, or a PIDFD_THREAD pidfd) its raw value, NONE included, so that what
+ * is read can be set back unchanged; for several tasks (a process group, a
+ * user, the pidfd of a process) the highest effective value among them,
+ * NONE resolved as drivers see it (task_gpuprio()), since the NONE of two
+ * tasks at different CPU nice do not compare. Neither ever carries
+ * GPUPRIO_NO_HIGH: the band is not part of the value.
+ */
 SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 {
 	struct gpuprio_best best = { .ret = -ESRCH };
@@ -313,19 +408,15 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 
 	if (flags)
 		return -EINVAL;
-	/* The highest effective value among the live threads */
 	if (which == GPUPRIO_WHO_PIDFD)
-		return gpuprio_pidfd_threads(who, 0, gpuprio_get_one);
+		return gpuprio_pidfd_walk(who, 0, gpuprio_get_one);
 
 	rcu_read_lock();
 	switch (which) {
 	case GPUPRIO_WHO_PROCESS:
 		p = who ? find_task_by_vpid(who) : current;
-		if (!p)
-			break;
-		best.ret = security_task_getscheduler(p);
-		if (!best.ret)
-			best.ret = task_gpuprio_raw(p);
+		if (p)
+			best.ret = gpuprio_get_raw(p);
 		break;
 	case GPUPRIO_WHO_PGRP:
 		pgrp = who ? find_vpid(who) : task_pgrp(current);
@@ -362,8 +453,18 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
  * normal, so that a distribution can ship the feature with only explicit
  * values acting. Drivers read it at each submission, see task_gpuprio().
  */
-int sysctl_gpuprio_follow_nice __read_mostly = 1;
-EXPORT_SYMBOL_GPL(sysctl_gpuprio_follow_nice);
+static int sysctl_gpuprio_follow_nice __read_mostly = 1;
+
+/**
+ * gpuprio_follows_nice - does a task without a GPU priority follow its nice
+ *
+ * Return: the value of kernel.gpuprio_follow_nice, see task_gpuprio().
+ */
+bool gpuprio_follows_nice(void)
+{
+	return READ_ONCE(sysctl_gpuprio_follow_nice);
+}
+EXPORT_SYMBOL_GPL(gpuprio_follows_nice);
 
 static struct ctl_table gpuprio_sysctls[] = {
 	{

@@ -5,6 +5,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/cred.h>
+#include <linux/resource.h>
 
 static void gpuprio_test_encoding(struct kunit *test)
 {
@@ -208,6 +210,81 @@ static void gpuprio_test_fdinfo(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "low overridden");
 }
 
+/*
+ * A negative nice stored with GPUPRIO_NO_HIGH ranks as set but stays in the
+ * normal band; the mark never shows in a value user space reads.
+ */
+static void gpuprio_test_level_no_high(struct kunit *test)
+{
+	int nice;
+
+	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
+		u16 marked = GPUPRIO_BE_NICE(nice) | GPUPRIO_NO_HIGH;
+
+		KUNIT_EXPECT_EQ(test, gpuprio_level(marked),
+				nice > 0 ? GPUPRIO_LEVEL_LOW :
+				GPUPRIO_LEVEL_NORMAL);
+		KUNIT_EXPECT_EQ(test, gpuprio_rank(marked), nice);
+		KUNIT_EXPECT_EQ(test, gpuprio_value(marked),
+				GPUPRIO_BE_NICE(nice));
+		KUNIT_EXPECT_FALSE(test, gpuprio_value_valid(marked));
+	}
+	KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_BE_NICE(-1)),
+			GPUPRIO_LEVEL_HIGH);
+}
+
+/*
+ * Set @prio on the current task (a KUnit kthread of uid 0) with CAP_SYS_NICE
+ * effective or not and RLIMIT_NICE 21 (nice -1 allowed), then return the
+ * level drivers give it, or -1 if the set failed.
+ */
+static int gpuprio_test_set_level(struct kunit *test, u16 prio,
+				  bool sys_nice)
+{
+	struct rlimit *rlim = &current->signal->rlim[RLIMIT_NICE];
+	struct rlimit saved_rlim = *rlim;
+	u16 saved = current->gpuprio;
+	const struct cred *old;
+	struct cred *cred;
+	int level = -1;
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	if (!sys_nice)
+		cap_lower(cred->cap_effective, CAP_SYS_NICE);
+	rlim->rlim_cur = 21;
+	old = override_creds(cred);
+	if (!gpuprio_set_task(current, prio))
+		level = task_gpuprio_level(current);
+	revert_creds(old);
+	put_cred(cred);
+	*rlim = saved_rlim;
+	if (level >= 0)
+		KUNIT_EXPECT_EQ(test, task_gpuprio_raw(current), prio);
+	WRITE_ONCE(current->gpuprio, saved);
+	return level;
+}
+
+/*
+ * RLIMIT_NICE lets a task set a negative GPU nice, but only CAP_SYS_NICE in
+ * the initial user namespace reaches the drivers' high band.
+ */
+static void gpuprio_test_rlimit_band(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(-1),
+						     false),
+			GPUPRIO_LEVEL_NORMAL);
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(-1),
+						     true),
+			GPUPRIO_LEVEL_HIGH);
+	/* RLIMIT_NICE 21 stops at nice -1, with or without the band */
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(-2),
+						     false), -1);
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(5),
+						     false),
+			GPUPRIO_LEVEL_LOW);
+}
+
 static void gpuprio_test_reset_on_fork(struct kunit *test)
 {
 	static const struct {
@@ -216,6 +293,7 @@ static void gpuprio_test_reset_on_fork(struct kunit *test)
 		{ GPUPRIO_DEFAULT, GPUPRIO_DEFAULT },
 		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), GPUPRIO_DEFAULT },
 		{ GPUPRIO_BE_NICE(-1), GPUPRIO_DEFAULT },
+		{ GPUPRIO_BE_NICE(-1) | GPUPRIO_NO_HIGH, GPUPRIO_DEFAULT },
 		{ GPUPRIO_BE_NICE(0), GPUPRIO_BE_NICE(0) },
 		{ GPUPRIO_BE_NICE(12), GPUPRIO_BE_NICE(12) },
 		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0),
@@ -242,6 +320,8 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE(gpuprio_test_resolve_task),
 	KUNIT_CASE(gpuprio_test_level),
 	KUNIT_CASE(gpuprio_test_fdinfo),
+	KUNIT_CASE(gpuprio_test_level_no_high),
+	KUNIT_CASE(gpuprio_test_rlimit_band),
 	KUNIT_CASE(gpuprio_test_reset_on_fork),
 	{}
 };

@@ -18,10 +18,15 @@
 /* Longest accepted write: "best-effort -20" with room for white space. */
 #define GPU_NICE_MAX_WRITE	32
 
+/*
+ * The stored value is read once: the class and the nice shown for NONE come
+ * from the same read, so that a concurrent set can never make a line
+ * ("none -28") that gpu_nice_parse() refuses.
+ */
 static int gpu_nice_show(struct seq_file *m, void *v)
 {
 	struct task_struct *p;
-	u16 prio;
+	u16 stored, prio;
 	int err;
 
 	p = get_proc_task(m->private);
@@ -32,7 +37,8 @@ static int gpu_nice_show(struct seq_file *m, void *v)
 	if (err)
 		goto out;
 
-	prio = task_gpuprio_raw(p);
+	stored = task_gpuprio_stored(p);
+	prio = gpuprio_value(stored);
 	switch (GPUPRIO_PRIO_CLASS(prio)) {
 	case GPUPRIO_CLASS_RT:
 		seq_printf(m, "realtime %u\n", GPUPRIO_PRIO_DATA(prio));
@@ -44,7 +50,9 @@ static int gpu_nice_show(struct seq_file *m, void *v)
 		seq_puts(m, "idle\n");
 		break;
 	default:
-		seq_printf(m, "none %d\n", gpuprio_rank(task_gpuprio(p)));
+		seq_printf(m, "none %d\n",
+			   gpuprio_rank(gpuprio_resolve_task(stored, task_nice(p),
+							     gpuprio_follows_nice())));
 		break;
 	}
 out:
@@ -110,17 +118,21 @@ static int gpu_nice_parse(char *buf, u16 *prio)
  * must not lend its privilege to whoever opened it, and a descriptor opened
  * by a privileged program must not lend it to a later, lesser writer. The
  * opener is asked every question the writer is, capabilities and LSM
- * included, by running the same checks under its credentials.
+ * included, by running the same checks under its credentials; the high
+ * band, too, needs CAP_SYS_NICE on both sides (gpuprio_mark() for the
+ * opener here, for the writer in gpuprio_set_task_locked()).
  */
 static int gpu_nice_opener_may_set(const struct cred *opener,
-				   struct task_struct *p, u16 prio)
+				   struct task_struct *p, u16 *prio)
 {
 	const struct cred *saved = override_creds(opener);
 	int err;
 
-	err = gpuprio_check_value(prio);
+	err = gpuprio_check_value(*prio);
 	if (!err)
-		err = gpuprio_may_set(p, prio);
+		err = gpuprio_may_set(p, *prio);
+	if (!err)
+		*prio = gpuprio_mark(*prio);
 	revert_creds(saved);
 	return err;
 }
@@ -152,9 +164,12 @@ static ssize_t gpu_nice_write(struct file *file, const char __user *ubuf,
 	p = get_proc_task(file_inode(file));
 	if (!p)
 		return -ESRCH;
-	err = gpu_nice_opener_may_set(file->f_cred, p, prio);
+	/* Both checks and the store under one lock, see gpuprio_set_task() */
+	task_lock(p);
+	err = gpu_nice_opener_may_set(file->f_cred, p, &prio);
 	if (!err)
-		err = gpuprio_set_task(p, prio);
+		err = gpuprio_set_task_locked(p, prio);
+	task_unlock(p);
 	put_task_struct(p);
 
 	return err ? err : count;

@@ -19,6 +19,22 @@
 #define GPUPRIO_RANK_IDLE	GPUPRIO_BE_LEVELS
 
 /*
+ * The stored value of a task is a value of include/uapi/linux/gpuprio.h,
+ * plus this mark on a negative best-effort nice that was set without
+ * CAP_SYS_NICE in the initial user namespace (by RLIMIT_NICE): such a nice
+ * ranks as set but stays in the normal band, see gpuprio_level(), because
+ * every driver reserves its high band for CAP_SYS_NICE. The mark sits in
+ * the top data bit, which no valid value uses, so that the class reads
+ * unchanged; gpuprio_value() strips it from what user space is shown.
+ */
+#define GPUPRIO_NO_HIGH		BIT(GPUPRIO_CLASS_SHIFT - 1)
+
+static inline u16 gpuprio_value(u16 stored)
+{
+	return stored & ~GPUPRIO_NO_HIGH;
+}
+
+/*
  * NONE follows the CPU nice downward only: a negative CPU nice (granted by
  * rtkit, GameMode or inherited) must not reach a driver's high levels, which
  * the drivers otherwise reserve for CAP_SYS_NICE. Above normal on the GPU
@@ -52,10 +68,12 @@ static inline u16 gpuprio_resolve_task(u16 prio, int cpu_nice,
 /*
  * Rank of a resolved value, see GPUPRIO_RANK_RT_BASE. A raw NONE has no rank
  * of its own (it follows the CPU nice): passing one is a bug, and it ranks
- * as normal rather than as the nice -20 its data would decode to.
+ * as normal rather than as the nice -20 its data would decode to. The
+ * GPUPRIO_NO_HIGH mark does not change the rank.
  */
 static inline int gpuprio_rank(u16 prio)
 {
+	prio = gpuprio_value(prio);
 	switch (GPUPRIO_PRIO_CLASS(prio)) {
 	case GPUPRIO_CLASS_RT:
 		return GPUPRIO_RANK_RT_BASE + GPUPRIO_PRIO_DATA(prio);
@@ -72,7 +90,8 @@ static inline int gpuprio_rank(u16 prio)
 /*
  * The three levels every driver maps a task's GPU priority to, each to its
  * own constants; the table is in Documentation/userspace-api/gpuprio.rst.
- * High is only reached by a value that passed can_nice() or CAP_SYS_NICE.
+ * High is only reached by a value set with CAP_SYS_NICE in the initial user
+ * namespace: realtime, or a negative nice without GPUPRIO_NO_HIGH.
  */
 enum gpuprio_level {
 	GPUPRIO_LEVEL_LOW,
@@ -80,16 +99,20 @@ enum gpuprio_level {
 	GPUPRIO_LEVEL_HIGH,
 };
 
-/* Level of a resolved (never NONE) value, see enum gpuprio_level. */
+/*
+ * Level of a resolved (never NONE) value as task_gpuprio() returns it, mark
+ * included, see enum gpuprio_level: a function of the stored value alone.
+ */
 static inline enum gpuprio_level gpuprio_level(u16 prio)
 {
 	switch (GPUPRIO_PRIO_CLASS(prio)) {
 	case GPUPRIO_CLASS_RT:
 		return GPUPRIO_LEVEL_HIGH;
 	case GPUPRIO_CLASS_BE:
-		if (GPUPRIO_TO_NICE(prio) < 0)
-			return GPUPRIO_LEVEL_HIGH;
-		if (GPUPRIO_TO_NICE(prio) > 0)
+		if (GPUPRIO_TO_NICE(gpuprio_value(prio)) < 0)
+			return prio & GPUPRIO_NO_HIGH ? GPUPRIO_LEVEL_NORMAL :
+							GPUPRIO_LEVEL_HIGH;
+		if (GPUPRIO_TO_NICE(gpuprio_value(prio)) > 0)
 			return GPUPRIO_LEVEL_LOW;
 		return GPUPRIO_LEVEL_NORMAL;
 	case GPUPRIO_CLASS_IDLE:
@@ -148,8 +171,9 @@ static inline bool gpuprio_fdinfo_format(char *buf, size_t len, int packed)
 /*
  * The value is a single u16 written with WRITE_ONCE(), so it can be read
  * without locks from any context, including a driver's submission path.
+ * This is the stored value, GPUPRIO_NO_HIGH included.
  */
-static inline u16 task_gpuprio_raw(const struct task_struct *p)
+static inline u16 task_gpuprio_stored(const struct task_struct *p)
 {
 	return READ_ONCE(p->gpuprio);
 }
@@ -157,7 +181,7 @@ static inline u16 task_gpuprio_raw(const struct task_struct *p)
 /* Fork with SCHED_RESET_ON_FORK: keep no boost, as sched_fork() does. */
 static inline void gpuprio_reset_on_fork(struct task_struct *p)
 {
-	u16 prio = p->gpuprio;
+	u16 prio = gpuprio_value(p->gpuprio);
 
 	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT ||
 	    (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_BE &&
@@ -165,17 +189,26 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 		p->gpuprio = GPUPRIO_DEFAULT;
 }
 
+/*
+ * copy_process() under tasklist_lock, before @p is visible to any walk of
+ * gpuprio_set(): take the creator's value again, in case a set changed it
+ * after dup_task_struct() copied it, so that no new task or thread misses
+ * a set (as copy_seccomp() does). @reset_on_fork is the creator's
+ * SCHED_RESET_ON_FORK, which sched_fork() has already cleared in @p.
+ */
+static inline void gpuprio_fork(struct task_struct *p, bool reset_on_fork)
+{
+	p->gpuprio = READ_ONCE(current->gpuprio);
+	if (reset_on_fork)
+		gpuprio_reset_on_fork(p);
+}
+
 int gpuprio_check_value(int prio);
 int gpuprio_may_set(struct task_struct *p, u16 prio);
+u16 gpuprio_mark(u16 prio);
+int gpuprio_set_task_locked(struct task_struct *p, u16 prio);
 int gpuprio_set_task(struct task_struct *p, u16 prio);
-
-/* kernel.gpuprio_follow_nice: 0 leaves tasks without a value at normal. */
-extern int sysctl_gpuprio_follow_nice;
-
-static inline bool gpuprio_follows_nice(void)
-{
-	return READ_ONCE(sysctl_gpuprio_follow_nice);
-}
+bool gpuprio_follows_nice(void);
 #else
 /* Off means stock: the drivers see every task at normal. */
 static inline bool gpuprio_follows_nice(void)
@@ -183,7 +216,7 @@ static inline bool gpuprio_follows_nice(void)
 	return false;
 }
 
-static inline u16 task_gpuprio_raw(const struct task_struct *p)
+static inline u16 task_gpuprio_stored(const struct task_struct *p)
 {
 	return GPUPRIO_DEFAULT;
 }
@@ -191,15 +224,27 @@ static inline u16 task_gpuprio_raw(const struct task_struct *p)
 static inline void gpuprio_reset_on_fork(struct task_struct *p)
 {
 }
+
+static inline void gpuprio_fork(struct task_struct *p, bool reset_on_fork)
+{
+}
 #endif
+
+/* The value of @p as user space sets and reads it: NONE is kept. */
+static inline u16 task_gpuprio_raw(const struct task_struct *p)
+{
+	return gpuprio_value(task_gpuprio_stored(p));
+}
 
 /*
  * Effective value of @p, never NONE: NONE follows the CPU nice downward, or
  * is normal with kernel.gpuprio_follow_nice = 0 and without CONFIG_GPUPRIO.
+ * It keeps GPUPRIO_NO_HIGH for gpuprio_level(); pass it through
+ * gpuprio_value() before showing it to user space.
  */
 static inline u16 task_gpuprio(const struct task_struct *p)
 {
-	return gpuprio_resolve_task(task_gpuprio_raw(p), task_nice(p),
+	return gpuprio_resolve_task(task_gpuprio_stored(p), task_nice(p),
 				    gpuprio_follows_nice());
 }
 

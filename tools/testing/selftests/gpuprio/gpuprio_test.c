@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -26,6 +28,10 @@
 #include <linux/gpuprio.h>
 
 #include "../kselftest_harness.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD	O_EXCL
+#endif
 
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
@@ -1485,6 +1491,246 @@ TEST_F(gpuprio, pidfd_follows_the_permission_rules)
 	EXPECT_EQ(NONE, get_pid(target));
 	close(pidfd);
 	reap(target);
+}
+
+/* A PIDFD_THREAD pidfd sets and reads its thread alone, as a thread id does. */
+TEST_F(gpuprio, pidfd_thread_sets_and_gets_its_thread_only)
+{
+	pid_t tids[PIDFD_THREADS], pid;
+	int pidfd, i;
+
+	pid = spawn_threads(tids);
+	ASSERT_LT(0, pid);
+	pidfd = syscall(SYS_pidfd_open, tids[1], PIDFD_THREAD);
+	ASSERT_LE(0, pidfd);
+
+	EXPECT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(5)));
+	for (i = 0; i < PIDFD_THREADS; i++)
+		EXPECT_EQ(i == 1 ? BE(5) : NONE, get_pid(tids[i]))
+			TH_LOG("thread %d", i);
+	/* Another thread's higher value is not this thread's. */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PROCESS, tids[2], BE(-3)));
+	EXPECT_EQ(BE(5), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	/* One task: its raw value, NONE included, as for a thread id. */
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, NONE));
+	EXPECT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	EXPECT_EQ(BE(-3), get_pid(tids[2]));
+	EXPECT_EQ(NONE, get_pid(tids[0]));
+
+	close(pidfd);
+	reap(pid);
+}
+
+/*
+ * A pidfd whose process the caller's pid namespace cannot see is refused
+ * with EINVAL, as pidfd_send_signal() refuses it, for set and get; a pidfd
+ * of a task inside the namespace works.
+ */
+TEST_F(gpuprio, pidfd_outside_the_callers_pid_namespace)
+{
+	int status, pidfd;
+	pid_t target, pid;
+
+	target = spawn_target(0, 0, NONE, -1);
+	ASSERT_LT(0, target);
+	pidfd = syscall(SYS_pidfd_open, target, 0);
+	ASSERT_LE(0, pidfd);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t inner;
+		int st;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(10);
+		inner = fork();
+		if (inner < 0)
+			_exit(11);
+		if (inner == 0) {
+			int self;
+
+			/* pid 1 of the new namespace, root, the pidfd inherited */
+			if (sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(10)) != -1 ||
+			    errno != EINVAL)
+				_exit(1);
+			if (sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd) != -1 ||
+			    errno != EINVAL)
+				_exit(2);
+			self = syscall(SYS_pidfd_open, getpid(), 0);
+			if (self < 0 ||
+			    sys_gpuprio_set(GPUPRIO_WHO_PIDFD, self, BE(11)) ||
+			    sys_gpuprio_get(GPUPRIO_WHO_PIDFD, self) != BE(11))
+				_exit(3);
+			_exit(0);
+		}
+		if (waitpid(inner, &st, 0) != inner || !WIFEXITED(st))
+			_exit(12);
+		_exit(WEXITSTATUS(st));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NONE, get_pid(target));
+	close(pidfd);
+	reap(target);
+}
+
+/*
+ * The clone storm: threads of the target create short-lived threads all the
+ * time. After a pidfd set returns, no live thread may have the old value: a
+ * thread copies its creator's value at fork but joins the thread list
+ * later, so without copy_process() taking the value again under
+ * tasklist_lock it can miss the set.
+ */
+#define STORM_SPAWNERS	2
+#define STORM_ROUNDS	300
+
+static void *storm_child(void *arg)
+{
+	usleep(20000);
+	return NULL;
+}
+
+static void *storm_spawner(void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (;;) {
+		if (pthread_create(&t, &attr, storm_child, NULL))
+			usleep(1000);
+	}
+	return NULL;
+}
+
+/* Threads of @pid whose value is not @want; -1 if the scan failed. */
+static int storm_count_stale(pid_t pid, int want)
+{
+	struct dirent *d;
+	char path[64];
+	int stale = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		pid_t tid = atoi(d->d_name);
+		int v;
+
+		if (tid <= 0)
+			continue;
+		v = get_pid(tid);
+		/* A thread that has exited meanwhile is no longer live. */
+		if (v != want && !(v == -1 && errno == ESRCH))
+			stale++;
+	}
+	closedir(dir);
+	return stale;
+}
+
+TEST_F(gpuprio, pidfd_set_during_a_clone_storm)
+{
+	int round, pidfd, stale = 0, pipefd[2];
+	pthread_t t;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		for (round = 0; round < STORM_SPAWNERS; round++)
+			if (pthread_create(&t, NULL, storm_spawner, NULL))
+				_exit(1);
+		if (write(pipefd[1], "r", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	close(pipefd[0]);
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_LE(0, pidfd);
+
+	for (round = 0; round < STORM_ROUNDS && !stale; round++) {
+		int want = round & 1 ? BE(3) : BE(12);
+
+		ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, want));
+		stale = storm_count_stale(pid, want);
+		ASSERT_LE(0, stale);
+	}
+	EXPECT_EQ(0, stale) TH_LOG("round %d: %d thread(s) kept the old value",
+				   round, stale);
+	close(pidfd);
+	reap(pid);
+}
+
+/*
+ * Reads of /proc/<pid>/gpu_nice racing with sets: every line read must be
+ * accepted back by the file's own parser (written to a second task), so a
+ * line made of two different reads of the value ("none -28" from NONE and
+ * realtime 0) fails.
+ */
+#define RACE_READS	4000
+
+struct race_writer {
+	pid_t target;
+	int stop;
+};
+
+static void *race_set(void *arg)
+{
+	struct race_writer *w = arg;
+	static const int values[] = { NONE, RT(0), NONE, IDLE, NONE, BE(-7) };
+	unsigned int i = 0;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED))
+		sys_gpuprio_set(GPUPRIO_WHO_PROCESS, w->target,
+				values[i++ % ARRAY_SIZE(values)]);
+	return NULL;
+}
+
+TEST_F(gpuprio, proc_read_races_a_set_and_round_trips)
+{
+	struct race_writer w = { 0 };
+	char path[64], buf[64];
+	int i, fd, bad = 0;
+	pid_t scratch;
+	pthread_t t;
+	ssize_t n;
+
+	w.target = spawn_target(0, 3, NONE, -1);
+	ASSERT_LT(0, w.target);
+	scratch = spawn_target(0, 0, NONE, -1);
+	ASSERT_LT(0, scratch);
+	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", w.target);
+	ASSERT_EQ(0, pthread_create(&t, NULL, race_set, &w));
+
+	for (i = 0; i < RACE_READS && !bad; i++) {
+		fd = open(path, O_RDONLY);
+		ASSERT_LE(0, fd);
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		ASSERT_LT(0, n);
+		buf[n] = '\0';
+		if (write_gpu_nice(scratch, buf, n)) {
+			bad = 1;
+			TH_LOG("read %d: '%.*s' does not parse", i,
+			       (int)n - 1, buf);
+		}
+	}
+	__atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, bad);
+	reap(w.target);
+	reap(scratch);
 }
 
 TEST_HARNESS_MAIN
