@@ -94,7 +94,8 @@ hwbench() {
 	echo "1..2"
 }
 
-for suite in checkpatch uapi-header i915-hwbench gpunice tool-unprivileged; do
+for suite in checkpatch uapi-header i915-hwbench gpunice tool-unprivileged \
+	bench-report; do
 	echo "not ok 1 host-$suite did not run to the end" \
 		> "$results/host-$suite.tap"
 done
@@ -105,4 +106,5 @@ hwbench > "$results/host-i915-hwbench.tap"
 	> "$results/host-gpunice.tap" 2>&1
 "$repo/tests/host/tool-unprivileged.sh" "$repo" \
 	> "$results/host-tool-unprivileged.tap"
+"$repo/tests/host/bench-report.sh" "$repo" > "$results/host-bench-report.tap"
 exit 0

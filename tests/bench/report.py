@@ -12,8 +12,12 @@ and print the table. With --doc FILE, the figures between the markers
 "<!-- bench:begin -->" and "<!-- bench:end -->" of FILE are replaced, and
 the plot is copied next to it as bench-scale.png.
 
-usage: report.py <result dir> [--doc docs/BENCHMARKS.md]
-Exit status 1 if a boot's results are missing.
+usage: report.py <result dir> [--doc docs/BENCHMARKS.md] [--allow-missed]
+Exit status 1 if a boot's results are missing, or if a target was missed
+(a row MISSED, or a row with a target that was not measured); then --doc
+leaves the document alone. With --allow-missed (make bench
+BENCH_ALLOW_MISSED=1, for exploration) a missed target is only reported,
+and the document is still left alone.
 """
 import csv
 import os
@@ -315,6 +319,9 @@ def machine(info, host):
 def main():
     args = sys.argv[1:]
     doc = None
+    allow_missed = '--allow-missed' in args
+    if allow_missed:
+        args.remove('--allow-missed')
     if '--doc' in args:
         i = args.index('--doc')
         doc = args[i + 1]
@@ -378,9 +385,29 @@ def main():
     print('results: %s/{results,summary}.csv, table.md%s' %
           (results, ', scale.png' if png else ''))
 
+    missed = missed_targets(comparisons)
+    if missed:
+        print()
+        for r in missed:
+            print('bench: target missed: %s against %s: %s' % (
+                r.what, r.peer, r.verdict()))
+        print('bench: FAILED, %d target(s) missed%s; %s not updated' % (
+            len(missed), ' (allowed: BENCH_ALLOW_MISSED)' if allow_missed
+            else '', doc or 'no document'))
+        return 0 if allow_missed else 1
     if doc:
         update_doc(doc, md, mach, png)
     return 0
+
+
+def missed_targets(comparisons):
+    """Rows whose target was missed or, having one, not measured at all."""
+    out = []
+    for r in comparisons:
+        v = r.verdict()
+        if v.startswith('MISSED') or (r.target is not None and v == 'n/a'):
+            out.append(r)
+    return out
 
 
 def update_doc(doc, md, mach, png):
