@@ -22,8 +22,8 @@ here=$(dirname "$0")
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$results/host-info"
 
-# Per round: 8 scenarios (the live one 1.5 times as long) and 6 sweep cells.
-limit=$((runs * (15 * secs + 40) + 300))
+# Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells.
+limit=$((runs * (19 * secs + 60) + 300))
 echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s)"
 # The guest needs a TSC clock for high-resolution timers (clock-args.sh).
 # A boot without one all the same (tests/guest/effect.sh stops at once) is

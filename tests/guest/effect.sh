@@ -34,10 +34,13 @@ emit() { # emit <scenario> <run> <role> <file>
 . /tests/simgpu-load.sh
 
 hog_pid=
-start_hog() { # start_hog <job ms> <command prefix...>
+hog_args=
+start_hog() { # start_hog <job ms> <command prefix...>; gpuload's: $hog_args
 	ms=$1
 	shift
-	"$@" gpuload --hog --job-ms "$ms" --depth $depth >$tmp/hog 2>&1 &
+	# shellcheck disable=SC2086 # $hog_args: options, split on purpose
+	"$@" gpuload --hog --job-ms "$ms" --depth $depth $hog_args \
+		>$tmp/hog 2>&1 &
 	hog_pid=$!
 	# Until its first job is armed, then a moment to fill the queue.
 	i=0
@@ -121,10 +124,32 @@ scenario() { # scenario <name> <run>
 		cat $tmp/gpunice.err >>$tmp/fg 2>/dev/null
 		stop_hog
 		want "$1" "$2" normal low ;;
-	tabs)
-		gpuload --tabs --fps $fps --job-us $job_us --job-ms $hog_ms \
+	tabs|gpu-thread|shared)
+		# Two tabs of one process, the background one a hog at GPU
+		# nice 10: a thread and a file per tab (tabs), one thread
+		# switching its priority with a file per tab (gpu-thread) or
+		# one file for both (shared, where the fg's jobs queue behind
+		# the hog's in one entity whatever the priority).
+		gpuload "--$1" --fps $fps --job-us $job_us --job-ms $hog_ms \
 			--depth $depth --seconds "$secs" --bg-prio 10 \
 			>$tmp/fg 2>&1
+		want "$1" "$2" normal low ;;
+	driver-thread)
+		# The hog's process lowers its main thread after its submitting
+		# thread exists: the hog stays at the default priority.
+		hog_args="--driver-thread --bg-prio 10"
+		start_hog $hog_ms
+		hog_args=
+		frame
+		stop_hog
+		want "$1" "$2" normal normal ;;
+	driver-pidfd)
+		# The same, lowered by a pidfd of the process: every thread.
+		hog_args="--driver-thread --pidfd --bg-prio 10"
+		start_hog $hog_ms
+		hog_args=
+		frame
+		stop_hog
 		want "$1" "$2" normal low ;;
 	esac
 	emit "$1" "$2" fg $tmp/fg
@@ -180,7 +205,8 @@ info credits_default "$(cat /sys/module/simgpu/parameters/credits 2>/dev/null)"
 
 run=1
 while [ $run -le "$runs" ]; do
-	for s in alone contended gpunice10 idle cpunice10 live raised tabs; do
+	for s in alone contended gpunice10 idle cpunice10 live raised tabs \
+		gpu-thread shared driver-thread driver-pidfd; do
 		echo "@@EFFECT progress $s $run"
 		scenario $s $run
 	done

@@ -16,17 +16,27 @@
  *	CLOCK_MONOTONIC stamps). SIGUSR1 marks a moment (make effect's live
  *	row marks the gpunice call with it): the fps after the last mark is
  *	reported apart.
- *   hog    --hog --job-ms N --depth D [--seconds S]
+ *   hog    --hog --job-ms N --depth D [--seconds S] [--driver-thread]
  *	Keeps D jobs queued back to back until SIGTERM/SIGINT or S seconds,
  *	then waits for its jobs and stops. Each change of the drm_sched run
  *	queue its entity was on when a job was armed is printed when it
- *	happens.
+ *	happens. --driver-thread (with --bg-prio): the jobs come from a
+ *	second thread, started before the main thread sets its own GPU
+ *	priority to --bg-prio, as a graphics driver's submission thread.
+ *	--pidfd: the main thread sets it on the whole process instead
+ *	(GPUPRIO_WHO_PIDFD on a pidfd of its own process).
  *   tabs   --tabs --fps HZ --job-us N --job-ms N --depth D --seconds S
  *	The browser case: two threads of one process, each with its own DRM
  *	file and its own GPU priority set on the thread with gpuprio_set()
  *	before it opens the file (--bg-prio, default best-effort 10, for the
  *	background tab, a hog; --fg-prio, default unset, for the foreground
  *	tab, a frame loop that is measured).
+ *   gpu-thread  --gpu-thread, the options of tabs
+ *	The same two tabs from one thread, as a browser's GPU process: a
+ *	DRM file per tab, the thread's GPU priority switched to the tab's
+ *	before each submission.
+ *   shared --shared, the options of tabs
+ *	As gpu-thread, but both tabs submit to one DRM file (one entity).
  *   now    --now
  *	Prints CLOCK_MONOTONIC in ns, for scripts that time events against
  *	the figures above.
@@ -71,6 +81,17 @@
 
 enum { EXIT_DEVICE = 1, EXIT_USAGE = 2 };
 
+/* Who submits for the two tabs of --tabs, --gpu-thread and --shared. */
+enum tabs_mode {
+	TABS_OFF,
+	TABS_THREADS,		/* a thread and a file per tab */
+	TABS_GPU_THREAD,	/* one thread, a file per tab */
+	TABS_SHARED,		/* one thread, one file for both */
+};
+static const char *const tabs_mode_names[] = {
+	"", "tabs", "gpu-thread", "shared",
+};
+
 struct options {
 	const char *device;
 	unsigned int engine;
@@ -80,7 +101,10 @@ struct options {
 	unsigned int depth;
 	double seconds;		/* 0: the hog runs until signalled */
 	bool interval;
-	bool hog, tabs, now;
+	bool hog, now;
+	bool driver_thread;	/* the hog submits from a second thread */
+	bool pidfd;		/* ... and the process is lowered by pidfd */
+	enum tabs_mode tabs;
 	int fg_prio, bg_prio;	/* -1: leave the thread's GPU priority */
 };
 
@@ -397,6 +421,36 @@ static void print_second(const struct frame_stats *st, struct second *sec,
 }
 
 /*
+ * A frame's job, due by @deadline, is done: count it, and return when the
+ * next frame starts, the first boundary at or after the job's end (the
+ * frame is shown there).
+ */
+static long long frame_done(struct frame_stats *st, const struct options *o,
+			    const struct drm_simgpu_submit *s,
+			    const struct drm_simgpu_wait *w, long long deadline)
+{
+	long long period = (long long)(NSEC_PER_SEC / o->fps);
+
+	st->prio = s->priority;
+	st->rq.n[rq_index(s->rq)]++;
+	st->contended += s->engine_jobs > 0;
+	st->busy_ns += (long long)(w->end_ns - w->start_ns);
+	st->queued_ns[st->frames] = (long long)(w->start_ns - w->submit_ns);
+	st->overrun_ns[st->frames] = (long long)(w->end_ns - w->start_ns) -
+				     o->job_ns;
+	st->latency_ns[st->frames++] = (long long)(w->end_ns - w->submit_ns);
+	st->frames_after++;
+	if ((long long)w->end_ns > deadline) {
+		st->missed++;
+		st->missed_after++;
+	}
+	while (deadline < (long long)w->end_ns)
+		deadline += period;
+	st->end_ns = deadline;
+	return deadline;
+}
+
+/*
  * Runs for o->seconds or until *stop; frames start on boundaries of the
  * period counted from the first one.
  */
@@ -432,28 +486,9 @@ static int frame_loop(int fd, const struct options *o, struct frame_stats *st,
 		if (submit(fd, o->engine, o->job_ns, &s) ||
 		    wait_job(fd, s.handle, &w))
 			return -1;
-		st->prio = s.priority;
-		st->rq.n[rq_index(s.rq)]++;
-		st->contended += s.engine_jobs > 0;
-		st->busy_ns += (long long)(w.end_ns - w.start_ns);
-		st->queued_ns[st->frames] = (long long)(w.start_ns -
-							w.submit_ns);
-		st->overrun_ns[st->frames] = (long long)(w.end_ns -
-							 w.start_ns) - o->job_ns;
-		st->latency_ns[st->frames++] = (long long)(w.end_ns -
-							   w.submit_ns);
 		sec.frames++;
-		st->frames_after++;
-		if ((long long)w.end_ns > deadline) {
-			st->missed++;
-			st->missed_after++;
-			sec.missed++;
-		}
-		/* Shown at the first boundary at or after the job's end. */
-		while (deadline < (long long)w.end_ns)
-			deadline += period;
-		next = deadline;
-		st->end_ns = next;
+		sec.missed += (long long)w.end_ns > deadline;
+		next = frame_done(st, o, &s, &w, deadline);
 		if (o->interval && next - sec.start_ns >= NSEC_PER_SEC)
 			print_second(st, &sec, next);
 		sleep_until(next);
@@ -541,6 +576,20 @@ static void hog_done(struct hog_stats *hs, const struct drm_simgpu_wait *w)
 	hs->jobs++;
 }
 
+/* A hog's job is armed: count its run queue, print a change of it. */
+static void hog_armed(struct hog_stats *hs, const struct drm_simgpu_submit *s,
+		      unsigned int *last_rq, const char *who)
+{
+	hs->rq.n[rq_index(s->rq)]++;
+	hs->prio = s->priority;
+	if (s->rq == *last_rq)
+		return;
+	printf("gpuload: %s rq=%s prio=%s at_ns=%lld\n", who,
+	       rq_name(rq_index(s->rq)), prio_name(s->priority), now_ns());
+	fflush(stdout);
+	*last_rq = s->rq;
+}
+
 /*
  * Keep o->depth jobs in flight: wait for the oldest, submit the next, so
  * that the engine never idles while the scheduler always has some queued.
@@ -569,15 +618,7 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 			ret = -1;
 			break;
 		}
-		hs->rq.n[rq_index(s.rq)]++;
-		hs->prio = s.priority;
-		if (s.rq != rq) {
-			printf("gpuload: %s rq=%s prio=%s at_ns=%lld\n", who,
-			       rq_name(rq_index(s.rq)), prio_name(s.priority),
-			       now_ns());
-			fflush(stdout);
-			rq = s.rq;
-		}
+		hog_armed(hs, &s, &rq, who);
 		ring[(head + queued) % o->depth] = s.handle;
 		queued++;
 	}
@@ -590,32 +631,137 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 	return ret;
 }
 
+/*
+ * --driver-thread: the hog's jobs come from a thread that was started
+ * before the process lowered itself, as a graphics driver's submission
+ * thread is (Mesa starts them with the screen or the context). The main
+ * thread then sets its own GPU priority with gpuprio_set(GPUPRIO_WHO_PROCESS,
+ * 0, ...), which changes the calling thread only, and does not submit.
+ */
+struct driver_thread {
+	const struct options *o;
+	int fd;
+	long long end;
+	struct hog_stats *hs;
+	int ret;
+	int go;		/* 1 submit, -1 give up; under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *driver_main(void *arg)
+{
+	struct driver_thread *d = arg;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->go)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	if (d->go > 0)
+		d->ret = hog_loop(d->fd, d->o, d->hs, &stop_requested, d->end,
+				  "hog");
+	return NULL;
+}
+
+/*
+ * The main thread lowers itself, or with @pidfd the whole process, each
+ * thread of it; its own value is read back, so the change really took.
+ */
+static int lower_caller(int prio, bool pidfd)
+{
+	int fd, now;
+
+	if (!pidfd) {
+		if (set_thread_prio(prio, "main thread"))
+			return -1;
+	} else {
+		fd = gpuprio_pidfd_open(getpid());
+		if (fd < 0 || gpuprio_set(GPUPRIO_WHO_PIDFD, fd, prio)) {
+			fprintf(stderr, "gpuload: the process, by pidfd: %s\n",
+				strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	now = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	if (now != prio) {
+		fprintf(stderr, "gpuload: main thread: gpuprio_get gives %#x "
+			"after gpuprio_set(%#x)\n", now, prio);
+		return -1;
+	}
+	return 0;
+}
+
+static int hog_by_driver_thread(int fd, const struct options *o,
+				struct hog_stats *hs, long long end)
+{
+	struct driver_thread d = {
+		.o = o, .fd = fd, .end = end, .hs = hs,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+	};
+	pthread_t thread;
+	int err;
+
+	err = pthread_create(&thread, NULL, driver_main, &d);
+	if (err) {
+		fprintf(stderr, "gpuload: pthread_create: %s\n", strerror(err));
+		return -1;
+	}
+	err = lower_caller(o->bg_prio, o->pidfd);
+	pthread_mutex_lock(&d.lock);
+	d.go = err ? -1 : 1;
+	pthread_cond_signal(&d.cond);
+	pthread_mutex_unlock(&d.lock);
+	pthread_join(thread, NULL);
+	return err ? err : d.ret;
+}
+
 static int run_hog(const struct options *o)
 {
 	struct hog_stats hs = { .prio = UINT_MAX };
 	long long start = now_ns(), end;
 	int fd, ret;
 
-	if (set_thread_prio(o->bg_prio, "hog"))
+	if (!o->driver_thread && set_thread_prio(o->bg_prio, "hog"))
 		return EXIT_DEVICE;
 	fd = open_simgpu(o);
 	if (fd < 0)
 		return EXIT_DEVICE;
 	end = o->seconds > 0 ?
 		start + (long long)(o->seconds * NSEC_PER_SEC) : LLONG_MAX;
-	ret = hog_loop(fd, o, &hs, &stop_requested, end, "hog");
+	if (o->driver_thread)
+		ret = hog_by_driver_thread(fd, o, &hs, end);
+	else
+		ret = hog_loop(fd, o, &hs, &stop_requested, end, "hog");
 	close(fd);
 	printf("gpuload: mode=hog jobs=%llu busy=%.3f seconds=%.2f job_ms=%lld "
-	       "depth=%u prio=%s", hs.jobs,
+	       "depth=%u driver_thread=%d pidfd=%d prio=%s", hs.jobs,
 	       (double)hs.busy_ns / (double)(now_ns() - start),
 	       (double)(now_ns() - start) / NSEC_PER_SEC,
-	       o->hog_job_ns / NSEC_PER_MSEC, o->depth, prio_name(hs.prio));
+	       o->hog_job_ns / NSEC_PER_MSEC, o->depth, o->driver_thread,
+	       o->pidfd, prio_name(hs.prio));
 	print_rq("", &hs.rq);
 	printf(" error=%d\n", ret ? 1 : 0);
 	return ret ? EXIT_DEVICE : 0;
 }
 
 /* --- two tabs in one process ----------------------------------------- */
+
+/* The foreground tab's result line, the background tab's on it (bg_). */
+static void print_tabs_result(const struct options *o, struct frame_stats *st,
+			      const struct hog_stats *bg, long long bg_start)
+{
+	print_frame_result(tabs_mode_names[o->tabs], o, st);
+	printf(" bg_jobs=%llu bg_job_ms=%lld bg_depth=%u bg_prio=%s "
+	       "bg_busy=%.3f", bg->jobs, o->hog_job_ns / NSEC_PER_MSEC,
+	       o->depth, prio_name(bg->prio),
+	       (double)bg->busy_ns / (double)(now_ns() - bg_start));
+	print_rq("bg_", &bg->rq);
+	putchar('\n');
+}
 
 struct tab {
 	const struct options *o;
@@ -700,17 +846,198 @@ static int run_tabs(const struct options *o)
 		close(fd);
 	if (bg.fd >= 0)
 		close(bg.fd);
-	if (!ret && !bg.err) {
-		print_frame_result("tabs", o, &st);
-		printf(" bg_jobs=%llu bg_job_ms=%lld bg_depth=%u bg_prio=%s "
-		       "bg_busy=%.3f", bg.hs.jobs, o->hog_job_ns / NSEC_PER_MSEC,
-		       o->depth, prio_name(bg.hs.prio),
-		       (double)bg.hs.busy_ns / (double)(now_ns() - bg_start));
-		print_rq("bg_", &bg.hs.rq);
-		putchar('\n');
-	}
+	if (!ret && !bg.err)
+		print_tabs_result(o, &st, &bg.hs, bg_start);
 	frame_stats_free(&st);
 	return ret || bg.err ? EXIT_DEVICE : 0;
+}
+
+/* --- one thread submitting for both tabs ------------------------------ */
+
+/* Between looks at the jobs: short against a frame, long against a call. */
+#define POLL_NS		(250 * NSEC_PER_USEC)
+
+/* The one thread's GPU priority, set only when a tab needs another. */
+static int switch_prio(int *cur, int prio, const char *tab)
+{
+	if (*cur == prio)
+		return 0;
+	if (set_thread_prio(prio, tab))
+		return -1;
+	*cur = prio;
+	return 0;
+}
+
+/* 1 and @w filled if the job is done, 0 if not yet, -1 on error. */
+static int job_done(int fd, unsigned long long handle,
+		    struct drm_simgpu_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->handle = handle;
+	if (!ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, w))
+		return 1;
+	if (errno == ETIME || errno == EINTR)
+		return 0;
+	fprintf(stderr, "gpuload: SIMGPU_WAIT for job %llu: %s\n", handle,
+		strerror(errno));
+	return -1;
+}
+
+struct one_thread {
+	int fg_fd, bg_fd;
+	int fg_prio, bg_prio, cur_prio;
+	unsigned long long ring[MAX_DEPTH];
+	unsigned int head, queued, rq;
+	struct drm_simgpu_submit frame;	/* the frame's job, if in_frame */
+	long long deadline, since;
+	bool in_frame;
+};
+
+/* The background tab: keep o->depth of its jobs queued. */
+static int one_thread_bg(struct one_thread *t, const struct options *o,
+			 struct hog_stats *hs)
+{
+	struct drm_simgpu_submit s;
+
+	if (switch_prio(&t->cur_prio, t->bg_prio, "background tab") ||
+	    submit(t->bg_fd, o->engine, o->hog_job_ns, &s))
+		return -1;
+	hog_armed(hs, &s, &t->rq, "background");
+	t->ring[(t->head + t->queued) % o->depth] = s.handle;
+	t->queued++;
+	return 0;
+}
+
+/*
+ * The GPU process of a browser: one thread submits for both tabs, a frame
+ * at every boundary for the foreground tab and a hog's queue for the
+ * background one, each at its tab's priority (switched before the
+ * submission, gpuprio_set(GPUPRIO_WHO_PROCESS, 0, ...)). It looks at both
+ * tabs' jobs every POLL_NS, as such a process polls its fences; a frame's
+ * latency is the engine's own submit-to-end time all the same.
+ */
+static int one_thread_loop(struct one_thread *t, const struct options *o,
+			   struct frame_stats *st, struct hog_stats *hs)
+{
+	long long period = (long long)(NSEC_PER_SEC / o->fps);
+	long long next, end, now;
+	struct drm_simgpu_wait w;
+	int r;
+
+	st->start_ns = next = now_ns();
+	end = next + (long long)(o->seconds * NSEC_PER_SEC);
+	for (;;) {
+		now = now_ns();
+		if (!t->in_frame && (now >= end || stop_requested ||
+				     st->frames >= st->cap))
+			return 0;
+		if (!t->in_frame && now >= next) {
+			if (switch_prio(&t->cur_prio, t->fg_prio,
+					"foreground tab") ||
+			    submit(t->fg_fd, o->engine, o->job_ns, &t->frame))
+				return -1;
+			t->deadline = next + period;
+			t->since = now;
+			t->in_frame = true;
+			continue;
+		}
+		if (t->queued < o->depth) {
+			if (one_thread_bg(t, o, hs))
+				return -1;
+			continue;
+		}
+		r = job_done(t->bg_fd, t->ring[t->head], &w);
+		if (r < 0)
+			return -1;
+		if (r) {
+			hog_done(hs, &w);
+			t->head = (t->head + 1) % o->depth;
+			t->queued--;
+			continue;
+		}
+		if (t->in_frame) {
+			r = job_done(t->fg_fd, t->frame.handle, &w);
+			if (r < 0)
+				return -1;
+			if (r) {
+				next = frame_done(st, o, &t->frame, &w,
+						  t->deadline);
+				t->in_frame = false;
+				continue;
+			}
+			if (now - t->since > WAIT_LIMIT_NS) {
+				fprintf(stderr, "gpuload: frame job not done "
+					"after 30 s\n");
+				return -1;
+			}
+		}
+		sleep_until(t->in_frame || next - now > POLL_NS ?
+			    now + POLL_NS : next);
+	}
+}
+
+/* Waits for the background tab's last jobs. */
+static int one_thread_drain(struct one_thread *t, const struct options *o,
+			    struct hog_stats *hs)
+{
+	struct drm_simgpu_wait w;
+
+	for (; t->queued; t->queued--, t->head = (t->head + 1) % o->depth) {
+		if (wait_job(t->bg_fd, t->ring[t->head], &w))
+			return -1;
+		hog_done(hs, &w);
+	}
+	return 0;
+}
+
+/*
+ * --gpu-thread opens a file per tab, each at its tab's priority (the
+ * recipe: a GPU context per priority class); --shared one file for both,
+ * as tabs that share a context do.
+ */
+static int run_one_thread(const struct options *o)
+{
+	struct one_thread t = { .fg_fd = -1, .bg_fd = -1, .rq = UINT_MAX };
+	struct hog_stats hs = { .prio = UINT_MAX };
+	long long start = now_ns();
+	struct frame_stats st;
+	int ret = -1;
+
+	t.cur_prio = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	if (t.cur_prio < 0) {
+		fprintf(stderr, "gpuload: gpuprio_get: %s\n", strerror(errno));
+		return EXIT_DEVICE;
+	}
+	t.fg_prio = o->fg_prio >= 0 ? o->fg_prio : t.cur_prio;
+	t.bg_prio = o->bg_prio;
+	if (frame_stats_init(&st, o))
+		return EXIT_DEVICE;
+	if (switch_prio(&t.cur_prio, t.bg_prio, "background tab"))
+		goto out;
+	t.bg_fd = open_simgpu(o);
+	if (t.bg_fd < 0)
+		goto out;
+	if (o->tabs == TABS_SHARED) {
+		t.fg_fd = t.bg_fd;
+	} else {
+		if (switch_prio(&t.cur_prio, t.fg_prio, "foreground tab"))
+			goto out;
+		t.fg_fd = open_simgpu(o);
+		if (t.fg_fd < 0)
+			goto out;
+	}
+	ret = one_thread_loop(&t, o, &st, &hs);
+	if (one_thread_drain(&t, o, &hs))
+		ret = -1;
+	if (!ret)
+		print_tabs_result(o, &st, &hs, start);
+out:
+	if (t.fg_fd >= 0 && t.fg_fd != t.bg_fd)
+		close(t.fg_fd);
+	if (t.bg_fd >= 0)
+		close(t.bg_fd);
+	frame_stats_free(&st);
+	return ret ? EXIT_DEVICE : 0;
 }
 
 /* --- arguments ------------------------------------------------------- */
@@ -766,6 +1093,10 @@ static void usage(void)
 	     "--job-us N\n"
 	     "               --job-ms N --depth D --seconds S "
 	     "[--bg-prio P] [--fg-prio P]\n"
+	     "       (--gpu-thread or --shared in place of --tabs: one thread "
+	     "submits for both)\n"
+	     "       gpuload ... --hog ... --driver-thread [--pidfd] "
+	     "--bg-prio P\n"
 	     "       gpuload --now\n"
 	     "P: none, idle, realtime:N or a GPU nice -20..19 (default: "
 	     "the thread's own;\n"
@@ -784,6 +1115,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "hog", no_argument, NULL, 'H' },
 		{ "tabs", no_argument, NULL, 'T' },
+		{ "gpu-thread", no_argument, NULL, 'G' },
+		{ "shared", no_argument, NULL, 'S' },
+		{ "driver-thread", no_argument, NULL, 'R' },
+		{ "pidfd", no_argument, NULL, 'P' },
 		{ "now", no_argument, NULL, 'N' },
 		{ "interval", no_argument, NULL, 'i' },
 		{ "fg-prio", required_argument, NULL, 'F' },
@@ -829,7 +1164,19 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->hog = true;
 			break;
 		case 'T':
-			o->tabs = true;
+		case 'G':
+		case 'S':
+			if (o->tabs)
+				die_usage("--tabs, --gpu-thread and --shared "
+					  "exclude each other");
+			o->tabs = c == 'T' ? TABS_THREADS :
+				  c == 'G' ? TABS_GPU_THREAD : TABS_SHARED;
+			break;
+		case 'R':
+			o->driver_thread = true;
+			break;
+		case 'P':
+			o->pidfd = true;
 			break;
 		case 'N':
 			o->now = true;
@@ -852,8 +1199,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (o->hog + o->tabs + o->now > 1)
-		die_usage("--hog, --tabs and --now exclude each other");
+	if (o->hog + !!o->tabs + o->now > 1)
+		die_usage("--hog, --tabs (--gpu-thread, --shared) and --now "
+			  "exclude each other");
+	if (o->driver_thread && (!o->hog || o->bg_prio < 0))
+		die_usage("--driver-thread is for --hog, with --bg-prio");
+	if (o->pidfd && !o->driver_thread)
+		die_usage("--pidfd is for --driver-thread");
 	if (o->now)
 		return;
 	if ((o->hog || o->tabs) && (!o->hog_job_ns || !o->depth))
@@ -885,7 +1237,9 @@ int main(int argc, char **argv)
 	catch_signal(SIGUSR1, on_mark);
 	if (o.hog)
 		return run_hog(&o);
-	if (o.tabs)
+	if (o.tabs == TABS_THREADS)
 		return run_tabs(&o);
+	if (o.tabs)
+		return run_one_thread(&o);
 	return run_frames(&o);
 }
