@@ -37,7 +37,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install tool hwbench deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool hwbench deb check-deb patches tree refresh check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -54,6 +54,8 @@ help:
 	@echo '                    (MUTANTS="id ...", MUTANTS_DRY=1: check snippets only)'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
+	@echo '  make tree         the series as git branch "series" in $(OUT)/tree, to edit'
+	@echo '  make refresh      write $(OUT)/tree back into patches/ and the new files'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
 	@echo '  make hwbench      the i915 hardware benchmark (needs libdrm-dev)'
 	@echo '  make deb          linux-image (from KCONFIG_DEB, default the running'
@@ -345,8 +347,19 @@ mutants-check: $(KDIR)/.gpunice-files
 
 check-patches: kernel
 	@$(call placeholder,host-patches)
+	@$(call placeholder,host-series-roundtrip)
 	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
-		$(OUT)/patches > $(CHECK_DIR)/host-patches.tap 2>/dev/null || true
+		$(OUT)/patches > $(CHECK_DIR)/host-patches.tap \
+		2> $(CHECK_DIR)/host-patches.err || true
+	@sed 's/^/# /' $(CHECK_DIR)/host-patches.err >> $(CHECK_DIR)/host-patches.tap
+	@tests/host/series-roundtrip.sh $(PRISTINE) $(OUT)/patch-work/upstream \
+		> $(CHECK_DIR)/host-series-roundtrip.tap 2>&1 || true
+
+# The series as a git branch to edit (HACKING.md), and back.
+tree: $(KDIR)/.gpunice-files
+	@scripts/series-tree.sh $(PRISTINE) $(OUT)/patch-work/upstream $(OUT)/tree
+refresh:
+	@scripts/series-refresh.sh $(OUT)/tree $(CURDIR)
 
 # gpunice, its man pages, bash completion and the headers (tools/gpunice).
 install:

@@ -10,9 +10,10 @@
 set -u
 # Debian's python3 (with python3-ply and python3-git) for checkpatch's
 # spdxcheck.py, ahead of any other python3 on PATH.
-export PATH=/usr/bin:/bin:$PATH
+export PATH="/usr/bin:/bin:$PATH"
 
-pristine=$1 tested=$2 work=$3 out=$4
+pristine=$(realpath -m "$1") tested=$(realpath -m "$2")
+work=$(realpath -m "$3") out=$(realpath -m "$4")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 upstream=$work/upstream
 n=0 failed=0
@@ -20,26 +21,10 @@ n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
 
-export GIT_AUTHOR_DATE="2026-12-01T00:00:00Z"
-export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
-export GIT_COMMITTER_NAME="gpunice maintainers"
-export GIT_COMMITTER_EMAIL="maintainers@users.noreply.a-seed-5f169c72.example"
+# shellcheck source=scripts/series-lib.sh
+. "$repo/scripts/series-lib.sh"
 
-# A git repository of the pristine tree, made once (it takes a minute).
-if [ ! -f "$upstream/.base-ready" ]; then
-	echo "# making a git tree of the pristine source (once)" >&2
-	rm -rf "$upstream"
-	mkdir -p "$work"
-	cp -a "$pristine" "$upstream"
-	rm -f "$upstream/.unpacked"
-	(cd "$upstream" && git init -q -b master && git add -f -A &&
-	 git -c user.name="$GIT_COMMITTER_NAME" \
-		-c user.email="$GIT_COMMITTER_EMAIL" \
-		commit -q -m "Linux $(make -s kernelversion) (Debian linux-source-6.12)" &&
-	 git tag -f base >/dev/null) || { echo "not ok 1 base tree"; exit 1; }
-	touch "$upstream/.base-ready"
-fi
-
+series_base "$pristine" "$upstream" || { echo "not ok 1 base tree"; exit 1; }
 cd "$upstream" || exit 1
 git checkout -q -f -B gpunice base && git clean -q -fdx -e .base-ready
 
@@ -60,28 +45,9 @@ else
 fi
 rm -f "$claimed" "$claimed.missing"
 
-for p in $(cat "$repo/patches/series"); do
-	files=$(sed -n "s|^$p ||p" "$repo/patches/files")
-	for f in $files; do
-		mkdir -p "$(dirname "$f")"
-		cp -R "$repo/$f" "$(dirname "$f")/"
-	done
-	if ! git apply --index "$repo/patches/$p"; then
-		not_ok "$p applies"
-		continue
-	fi
-	git add -f -A -- . ":!.base-ready"
-	subject=$(sed -n 's/^Subject: \[PATCH\] //p' "$repo/patches/$p" | head -n 1)
-	author=$(sed -n 's/^From: //p' "$repo/patches/$p" | head -n 1)
-	{
-		echo "$subject"
-		echo
-		sed -n '/^$/,/^---$/p' "$repo/patches/$p" | sed '1d;$d'
-	} > "$work/msg"
-	git -c user.name="$GIT_COMMITTER_NAME" \
-		-c user.email="$GIT_COMMITTER_EMAIL" \
-		commit -q --author="$author" -F "$work/msg"
-done
+series_commit "$repo" 2>&1 | sed 's/^/# /'
+[ "$(git rev-list --count base..gpunice)" -eq "$(wc -l < "$repo/patches/series")" ] ||
+	not_ok "every patch applies in order"
 ok "one commit per patch ($(git rev-list --count base..gpunice) commits)"
 
 rm -rf "$out"
@@ -98,14 +64,17 @@ s = s.replace('*** SUBJECT HERE ***', subject.strip())
 s = s.replace('*** BLURB HERE ***', blurb.strip())
 open(path, 'w').write(s)
 PY
-ok "git format-patch wrote $(ls "$out" | wc -l) files to $out"
+ok "git format-patch wrote $(find "$out" -type f | wc -l) files to $out"
 
 # git am onto a clean tree gives exactly the tree make check tested.
 rm -rf "$work/am"
 git worktree prune
 git worktree add -q --detach "$work/am" base
-if git -C "$work/am" -c user.name=t -c user.email=t@t am -q \
-	$(ls "$out"/*.patch | grep -v 0000-cover-letter); then
+set --
+for p in "$out"/*.patch; do
+	case $p in *0000-cover-letter*) ;; *) set -- "$@" "$p" ;; esac
+done
+if git -C "$work/am" -c user.name=t -c user.email=t@t am -q "$@"; then
 	ok "git am applies the series to a clean 6.12 tree"
 else
 	not_ok "git am applies the series to a clean 6.12 tree"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# make refresh: write the series branch of make tree back into the
+# repository: each commit's edits to upstream files as
+# patches/NNNN-<subject>.patch (git format-patch's header and message, then
+# the diffstat and diff of the upstream files only), patches/series in
+# commit order, patches/files with the new files each commit adds, and the
+# new files themselves at their kernel paths. A new file belongs to the
+# commit that adds it: a later commit that edits it is refused (squash it
+# with git rebase -i).
+#
+# usage: series-refresh.sh <tree dir> <repository>
+set -eu
+tree=$(realpath -m "$1") repo=$(realpath -m "$2")
+# The folders of the repository that hold the series' new files.
+new_dirs="kernel include fs drivers Documentation tools/testing/selftests/gpuprio"
+
+[ -d "$tree" ] || { echo "refresh: no $tree: make tree first" >&2; exit 1; }
+cd "$tree"
+if [ -n "$(git status --porcelain)" ]; then
+	echo "refresh: $tree has uncommitted changes: commit them first" >&2
+	exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+git diff --name-only --diff-filter=A base HEAD > "$work/new"
+# Pathspec of the upstream files: everything but the new files.
+set -- .
+while read -r f; do
+	set -- "$@" ":(exclude)$f"
+done < "$work/new"
+
+i=0
+mkdir "$work/patches"
+for c in $(git rev-list --reverse base..HEAD); do
+	i=$((i + 1))
+	git diff-tree -r --no-commit-id --name-only --diff-filter=A "$c" \
+		> "$work/added"
+	git diff-tree -r --no-commit-id --name-only "$c" |
+		grep -Fxf "$work/new" | grep -Fvxf "$work/added" > "$work/late" ||
+		true
+	if [ -s "$work/late" ]; then
+		echo "refresh: commit $i ($(git log -1 --format=%s "$c")) edits" \
+			"new files an earlier commit adds:" >&2
+		sed 's/^/  /' "$work/late" >&2
+		echo "squash it into that commit (git rebase -i)" >&2
+		exit 1
+	fi
+	name=$(git format-patch -1 --start-number "$i" -o "$work/names" "$c")
+	name=${name##*/}
+	{
+		git format-patch -1 --stdout --zero-commit --no-signature \
+			--no-stat "$c" | sed '/^diff --git /,$d'
+		echo "---"
+		git diff --stat=72 --summary "$c^" "$c" -- "$@"
+		echo
+		git diff "$c^" "$c" -- "$@"
+	} > "$work/patches/$name"
+	echo "$name" >> "$work/series"
+	[ -s "$work/added" ] &&
+		echo "$name $(tr '\n' ' ' < "$work/added" | sed 's/ $//')" \
+			>> "$work/files"
+done
+
+rm -f "$repo"/patches/[0-9][0-9][0-9][0-9]-*.patch
+cp "$work"/patches/*.patch "$repo/patches/"
+cp "$work/series" "$repo/patches/series"
+{
+	sed -n '/^#/p' "$repo/patches/files"
+	cat "$work/files"
+} > "$work/files.new"
+cp "$work/files.new" "$repo/patches/files"
+# The new files as the branch has them; those it no longer adds go.
+# shellcheck disable=SC2086 # $new_dirs: a list, split on purpose
+(cd "$repo" && find $new_dirs -type f 2>/dev/null) | sort |
+	comm -23 - "$work/new" | while read -r f; do
+		rm -f "$repo/$f"
+	done
+while read -r f; do
+	mkdir -p "$repo/$(dirname "$f")"
+	git show "HEAD:$f" > "$repo/$f"
+	if [ -x "$f" ]; then chmod +x "$repo/$f"; else chmod -x "$repo/$f"; fi
+done < "$work/new"
+git update-ref refs/worktree/series-written HEAD
+echo "  REFRESH $repo: $i patches, $(wc -l < "$work/new") new files"

@@ -1,0 +1,99 @@
+#!/bin/sh
+# make tree and make refresh, round trip: on a copy of the repository's
+# series, a tree written back unchanged changes nothing; an edit made the
+# way HACKING.md says (git commit --fixup, git rebase --autosquash) lands
+# in the one patch and the one new file it belongs to; what refresh refuses
+# (a later commit editing an earlier commit's new file) changes nothing.
+#
+# usage: series-roundtrip.sh <pristine tree> <pristine repository>
+# (the repository make patches keeps in out/patch-work/upstream)
+# Prints TAP.
+set -u
+pristine=$(realpath -m "$1") upstream=$(realpath -m "$2")
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+branch=roundtrip-$$
+n=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
+# check <name> <status>: ok when the status is 0.
+check() { if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1"; fi; }
+cleanup() {
+	# rm and prune: git worktree remove takes minutes on a kernel tree.
+	rm -rf "$tmp/tree"
+	git -C "$upstream" worktree prune
+	git -C "$upstream" branch -q -D "$branch" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+changed() { git -C "$tmp/repo" status --porcelain | sed 's/^...//' | sort; }
+in_tree() { git -C "$tmp/tree" -c user.name=t -c user.email=t@t "$@"; }
+
+# A throwaway copy of what the series is made of, as one commit.
+mkdir "$tmp/repo"
+(cd "$repo" && cp -R --parents scripts patches kernel include fs drivers \
+	Documentation tools/testing/selftests/gpuprio "$tmp/repo/")
+git -C "$tmp/repo" init -q
+git -C "$tmp/repo" add -A
+git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q -m copy
+
+if ! "$tmp/repo/scripts/series-tree.sh" "$pristine" "$upstream" \
+	"$tmp/tree" "$branch" > "$tmp/log" 2>&1; then
+	sed 's/^/# /' "$tmp/log"
+	echo "not ok 1 make tree builds the series branch"
+	echo "1..1"
+	exit 1
+fi
+ok "make tree builds the series branch"
+[ "$(in_tree rev-list --count base..HEAD)" -eq \
+	"$(wc -l < "$tmp/repo/patches/series")" ]
+check "one commit per patch" $?
+
+"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null
+[ -z "$(changed)" ]
+check "make refresh of an unedited tree changes nothing" $?
+changed | sed 's/^/# changed: /'
+
+# An edit to an upstream file that only patch 2 edits, and to a new file
+# of patch 1.
+p1=$(sed -n 1p "$tmp/repo/patches/series")
+p2=$(sed -n 2p "$tmp/repo/patches/series")
+new1=$(sed -n "s|^$p1 \\([^ ]*\\).*|\\1|p" "$tmp/repo/patches/files")
+up2=$(cd "$tmp/repo/patches" &&
+	sed -n 's|^+++ b/||p' [0-9]*.patch | sort | uniq -u |
+	while read -r f; do
+		grep -qx "+++ b/$f" "$p2" && echo "$f"
+	done | head -n 1)
+echo "/* round trip */" >> "$tmp/tree/$up2"
+in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 2p)"
+echo "/* round trip */" >> "$tmp/tree/$new1"
+in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 1p)"
+GIT_SEQUENCE_EDITOR=: in_tree rebase -q -i --autosquash base > /dev/null 2>&1
+"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null
+printf '%s\n' "$new1" "patches/$p2" | sort > "$tmp/want"
+changed | cmp -s - "$tmp/want"
+check "a fixup changes exactly its patch and its new file" $?
+changed | sed 's/^/# changed: /'
+grep -qx "+/\* round trip \*/" "$tmp/repo/patches/$p2"
+check "the edit of an upstream file is a hunk of its patch ($up2)" $?
+tail -n 1 "$tmp/repo/$new1" | grep -qx "/\* round trip \*/" &&
+	! grep -q "round trip" "$tmp/repo/patches/$p1"
+check "the edit of a new file is in the repository, not in a patch" $?
+
+# Refused: a commit on top that edits patch 1's new file.
+git -C "$tmp/repo" add -A
+git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q -m edited
+echo "/* late */" >> "$tmp/tree/$new1"
+in_tree commit -q -a -m late
+! "$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" \
+	> /dev/null 2>&1
+check "make refresh refuses a late edit of an earlier commit's new file" $?
+[ -z "$(changed)" ]
+check "and changes nothing" $?
+head=$(in_tree rev-parse HEAD)
+! "$tmp/repo/scripts/series-tree.sh" "$pristine" "$upstream" \
+	"$tmp/tree" "$branch" > /dev/null 2>&1 &&
+	[ "$(in_tree rev-parse HEAD)" = "$head" ]
+check "make tree keeps a tree with work not written back" $?
+echo "1..$n"
