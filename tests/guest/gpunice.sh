@@ -8,6 +8,10 @@
 # from tests/guest/threads.c), a user "gpu" with uid and gid 1000 in
 # /etc/passwd, /proc mounted and a writable $TMPDIR (default /tmp).
 # Prints TAP and exits 1 if any test failed.
+#
+# The checks are single-quoted on purpose: check() evaluates them, and the
+# variables they read are used there only.
+# shellcheck disable=SC2016,SC2034
 
 set -u
 
@@ -25,6 +29,7 @@ bg_pids=
 
 cleanup()
 {
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -n "$bg_pids" ] && kill $bg_pids 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -115,6 +120,7 @@ spawn()
 
 stop_all()
 {
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -n "$bg_pids" ] && kill $bg_pids 2>/dev/null
 	wait 2>/dev/null
 	bg_pids=
@@ -279,8 +285,8 @@ check "the helper runs 5 threads" \
 # all_threads_are PID TEXT: every thread of PID says TEXT.
 all_threads_are()
 {
-	for t in $(ls "/proc/$1/task"); do
-		[ "$(gpu_nice "$1" "$t")" = "$2" ] || return 1
+	for t in "/proc/$1/task"/*; do
+		[ "$(gpu_nice "$1" "${t##*/}")" = "$2" ] || return 1
 	done
 }
 
@@ -312,7 +318,10 @@ stop_all
 lp=$!
 bg_pids="$bg_pids $lp"
 wait_until grep -q ready "$tmp/threads"
-ltid=$(ls "/proc/$lp/task" | grep -vx "$lp" | head -n 1)
+ltid=
+for t in "/proc/$lp/task"/*; do
+	[ "${t##*/}" != "$lp" ] && ltid=${t##*/} && break
+done
 "$GPUNICE" -n 6 -p "$lp" >/dev/null
 "$GPUNICE" -c idle -p "$ltid" --thread >/dev/null
 # Its own session, so that -g can name it: pgid = pid, CPU nice 5.
