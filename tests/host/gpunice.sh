@@ -14,6 +14,11 @@
 # tool says so where it would need it, and that it never issues those
 # numbers: every run that could reach them runs under a seccomp filter
 # that kills the process first (tests/host/nosys-guard.c).
+#
+# The checks are single-quoted on purpose: check() evaluates them, and the
+# variables they read are used there only; $CC and $CXX may be several
+# words (ccache cc), split on purpose.
+# shellcheck disable=SC2016,SC2034,SC2086
 
 set -u
 
