@@ -170,7 +170,10 @@ check-amdgpu: initramfs | deps
 	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(OUT)/amdgpu $(INITRD) \
 		$(CHECK_DIR)/amdgpu-kunit > $(CHECK_DIR)/host-amdgpu-kunit.tap
 
+# The <gpuprio.h> matrix (tests/host/gpuprio-header.sh) compiles with g++,
+# clang and musl-gcc too.
 check-host: kernel
+	@scripts/install-deps.sh g++ clang musl-tools
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
 		CFLAGS="-O2 -Werror"
 	@tests/run-host.sh $(OUT)/check $(PRISTINE) $(GPUNICE_OUT)

@@ -94,13 +94,15 @@ hwbench() {
 	echo "1..2"
 }
 
-for suite in checkpatch uapi-header i915-hwbench gpunice tool-unprivileged \
-	bench-report effect-report; do
+for suite in checkpatch uapi-header gpuprio-header i915-hwbench gpunice \
+	tool-unprivileged bench-report effect-report; do
 	echo "not ok 1 host-$suite did not run to the end" \
 		> "$results/host-$suite.tap"
 done
 checkpatch > "$results/host-checkpatch.tap"
 uapi_header > "$results/host-uapi-header.tap"
+"$repo/tests/host/gpuprio-header.sh" "$(dirname "$ktree")/headers/include" \
+	> "$results/host-gpuprio-header.tap" 2>&1
 hwbench > "$results/host-i915-hwbench.tap"
 "$repo/tests/host/gpunice.sh" "$gpunice_out/gpunice" \
 	> "$results/host-gpunice.tap" 2>&1

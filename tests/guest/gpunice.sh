@@ -8,6 +8,10 @@
 # from tests/guest/threads.c), a user "gpu" with uid and gid 1000 in
 # /etc/passwd, /proc mounted and a writable $TMPDIR (default /tmp).
 # Prints TAP and exits 1 if any test failed.
+#
+# The checks are single-quoted on purpose: check() evaluates them, and the
+# variables they read are used there only.
+# shellcheck disable=SC2016,SC2034
 
 set -u
 
@@ -25,6 +29,7 @@ bg_pids=
 
 cleanup()
 {
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -n "$bg_pids" ] && kill $bg_pids 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -115,6 +120,7 @@ spawn()
 
 stop_all()
 {
+	# shellcheck disable=SC2086 # a list of PIDs
 	[ -n "$bg_pids" ] && kill $bg_pids 2>/dev/null
 	wait 2>/dev/null
 	bg_pids=
@@ -279,8 +285,8 @@ check "the helper runs 5 threads" \
 # all_threads_are PID TEXT: every thread of PID says TEXT.
 all_threads_are()
 {
-	for t in $(ls "/proc/$1/task"); do
-		[ "$(gpu_nice "$1" "$t")" = "$2" ] || return 1
+	for t in "/proc/$1/task"/*; do
+		[ "$(gpu_nice "$1" "${t##*/}")" = "$2" ] || return 1
 	done
 }
 
@@ -312,7 +318,10 @@ stop_all
 lp=$!
 bg_pids="$bg_pids $lp"
 wait_until grep -q ready "$tmp/threads"
-ltid=$(ls "/proc/$lp/task" | grep -vx "$lp" | head -n 1)
+ltid=
+for t in "/proc/$lp/task"/*; do
+	[ "${t##*/}" != "$lp" ] && ltid=${t##*/} && break
+done
 "$GPUNICE" -n 6 -p "$lp" >/dev/null
 "$GPUNICE" -c idle -p "$ltid" --thread >/dev/null
 # Its own session, so that -g can name it: pgid = pid, CPU nice 5.
@@ -545,17 +554,51 @@ stop_all
 
 # --- the example program ----------------------------------------------------
 
-run "$TABS"
-check "gpuprio-tabs: every switch takes (root)" eval \
-	'status_is 0 && out_has "every switch took" && err_empty'
+# tabs_at WHO CPU-NICE: gpuprio-tabs as root or as the unprivileged user,
+# started at that CPU nice by root. It must pass its own checks, and each
+# tab's thread must have submitted at the priority that the tab's rule gives
+# from what /proc shows an unset value at that nice: the higher of the CPU
+# nice and 0, then 5 and 10 below it (down to 19), then idle.
+tabs_at()
+{
+	who=$1 cpu=$2
+	base=$cpu
+	[ "$base" -lt 0 ] && base=0
+	video=$((base + 5)) background=$((base + 10))
+	[ $video -gt 19 ] && video=19
+	[ $background -gt 19 ] && background=19
+	# busybox has no nice(1): a shell renices itself (as root, so that a
+	# negative nice is allowed), then runs the program.
+	if [ "$who" = root ]; then
+		run sh -c "renice $cpu -p \$\$ >/dev/null && exec $TABS"
+	else
+		run sh -c "renice $cpu -p \$\$ >/dev/null && exec $as_gpu $TABS"
+	fi
+	check "gpuprio-tabs at CPU nice $cpu ($who): each tab at its own priority" \
+		eval 'status_is 0 && err_empty &&
+		out_has "gpuprio-tabs: CPU nice $cpu" &&
+		out_has "every tab ran at its own priority" &&
+		frames visible "none $base" &&
+		frames video "best-effort $video" &&
+		frames background "best-effort $background" &&
+		frames hidden idle'
+}
 
-run "$as_gpu" sh -c "renice 5 -p \$\$ >/dev/null && exec $TABS"
-check "gpuprio-tabs: every switch takes (unprivileged, CPU nice 5)" eval \
-	'status_is 0 && out_has "every switch took" && err_empty'
+# frames TAB TEXT: the tab's 3 frames were submitted at TEXT.
+frames()
+{
+	[ "$(grep -cE "^tab $1 +frame [1-3] submitted at $2( \(no GPU\))?\$" \
+		"$tmp/out")" -eq 3 ]
+}
+
+for cpu in -10 0 10; do
+	tabs_at root "$cpu"
+	tabs_at "$GPU_USER" "$cpu"
+done
 
 run "$GPUNICE" -c realtime -n 3 "$TABS"
 check "gpuprio-tabs: the main thread keeps realtime 3" eval \
-	'status_is 0 && out_has "every switch took"'
+	'status_is 0 && out_has "every tab ran at its own priority"'
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -14,6 +14,11 @@
 # tool says so where it would need it, and that it never issues those
 # numbers: every run that could reach them runs under a seccomp filter
 # that kills the process first (tests/host/nosys-guard.c).
+#
+# The checks are single-quoted on purpose: check() evaluates them, and the
+# variables they read are used there only; $CC and $CXX may be several
+# words (ccache cc), split on purpose.
+# shellcheck disable=SC2016,SC2034,SC2086
 
 set -u
 
@@ -402,8 +407,8 @@ fi
 # --- man pages --------------------------------------------------------------
 
 man=$top/man
-pages="man1/gpunice.1 man2/gpuprio_set.2 man2/gpuprio_get.2
-man5/proc_pid_gpu_nice.5"
+pages="man1/gpunice.1 man2/gpuprio_set.2 man2/gpuprio_get.2 man3/gpuprio.3
+man3/gpuprio_supported.3 man3/gpuprio_pidfd_open.3 man5/proc_pid_gpu_nice.5"
 
 # man-pages itself writes lower-case titles and .so links, which mandoc
 # reports as style issues; nothing else may be reported.
@@ -435,6 +440,10 @@ done
 
 check "gpuprio_get.2 is a link to gpuprio_set.2" \
 	eval '[ "$(cat "$man/man2/gpuprio_get.2")" = ".so man2/gpuprio_set.2" ]'
+for f in gpuprio_supported gpuprio_pidfd_open; do
+	check "$f.3 is a link to gpuprio.3" \
+		eval '[ "$(cat "$man/man3/$f.3")" = ".so man3/gpuprio.3" ]'
+done
 
 sections_in_order()
 {
@@ -477,14 +486,32 @@ man_example()
 }
 check "gpuprio_set.2 EXAMPLES compiles and probes before calling" man_example
 
+# gpuprio.3's EXAMPLES is the marked part of gpuprio-tabs.c, its tabs
+# expanded to 4 columns as man-pages indents.
+man3_example()
+{
+	sed -n '/gpuprio\.3 EXAMPLES begin/,/gpuprio\.3 EXAMPLES end/p' \
+		"$top/tools/gpunice/examples/gpuprio-tabs.c" | sed '1d;$d' |
+		expand -t 4 >"$tmp/region"
+	sed -n '/^\.\\" SRC BEGIN/,/^\.\\" SRC END/p' "$man/man3/gpuprio.3" |
+		sed -e '/^\.\\"/d' -e '/^\.E[XE]$/d' -e 's/^\\&$//' \
+		-e 's/\\e/\\/g' -e 's/\\-/-/g' >"$tmp/example"
+	[ -s "$tmp/region" ] && diff -u "$tmp/region" "$tmp/example" >"$tmp/err"
+}
+check "gpuprio.3 EXAMPLES is the marked part of gpuprio-tabs.c" man3_example
+
 if command -v mandoc >/dev/null; then
 	# Without the overstrikes that make bold and underline.
 	bs=$(printf '\b')
 	mandoc -T ascii -O width=80 "$man/man1/gpunice.1" |
 		sed "s/.$bs//g" >"$tmp/out"
 	check "gpunice.1 renders in 80 columns" eval '! too_wide "$tmp/out"'
+	mandoc -T ascii -O width=80 "$man/man3/gpuprio.3" |
+		sed "s/.$bs//g" >"$tmp/out"
+	check "gpuprio.3 renders in 80 columns" eval '! too_wide "$tmp/out"'
 else
 	skip "gpunice.1 renders in 80 columns" "no mandoc"
+	skip "gpuprio.3 renders in 80 columns" "no mandoc"
 fi
 
 # --- bash completion ----------------------------------------------------------
@@ -565,7 +592,9 @@ install_ok()
 		PREFIX=/usr install >"$tmp/err" 2>&1 || return 1
 	for f in bin/gpunice include/gpuprio.h include/linux/gpuprio.h \
 		share/man/man1/gpunice.1 share/man/man2/gpuprio_set.2 \
-		share/man/man2/gpuprio_get.2 \
+		share/man/man2/gpuprio_get.2 share/man/man3/gpuprio.3 \
+		share/man/man3/gpuprio_supported.3 \
+		share/man/man3/gpuprio_pidfd_open.3 \
 		share/man/man5/proc_pid_gpu_nice.5 \
 		share/bash-completion/completions/gpunice; do
 		[ -f "$tmp/root/usr/$f" ] || { echo "# missing $f"; return 1; }
