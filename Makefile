@@ -64,8 +64,11 @@ help:
 	@echo '  make clean        remove $(OUT)'
 	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
 
+# Every Debian package any target needs (scripts/install-deps.sh), once,
+# as root; without root it only says what is missing. Debian's
+# linux-source-6.12 only when KTAR is its tarball.
 deps:
-	@scripts/install-deps.sh
+	@KTAR='$(KTAR)' scripts/install-deps.sh
 
 # The tree is re-synced on every run; only changed files are rewritten.
 $(KDIR)/.gpunice-files: FORCE | deps
@@ -151,9 +154,8 @@ check-guest: kernel initramfs
 		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
 
 # arm64 compile check of the syscall wiring (cross compiler from Debian).
-check-arm64:
+check-arm64: | deps
 	@$(call placeholder,host-arm64)
-	@scripts/install-deps.sh gcc-aarch64-linux-gnu
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(CHECK_DIR)/host-arm64.tap
 
@@ -200,7 +202,6 @@ check-extra: deps
 	@tests/summarize.py --host-only $(OUT)/check-extra
 
 demo: deps
-	@scripts/install-deps.sh gnuplot-nox
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
@@ -253,8 +254,7 @@ BENCH_ON := $(OUT)/bench-on
 BENCH_OFF := $(OUT)/bench-nogpuprio
 BENCH_BOOTS ?= 3
 .PHONY: bench
-bench:
-	@scripts/install-deps.sh gnuplot-nox
+bench: deps
 	@$(MAKE) --no-print-directory kernel initramfs OUT=$(BENCH_ON) \
 		KCONFIG_EXTRA="configs/bench.config"
 	@$(MAKE) --no-print-directory kernel OUT=$(BENCH_OFF) \
@@ -308,7 +308,6 @@ EFFECT_SECONDS ?= 5
 EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
 effect: deps
-	@scripts/install-deps.sh gnuplot-nox
 	@$(MAKE) --no-print-directory kernel initramfs
 	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
 	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
@@ -385,9 +384,7 @@ hwbench:
 # Without /boot/config-*, the running kernel's /proc/config.gz.
 KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 	/proc/config.gz)
-DEB_PKGS := debhelper kmod
-deb:
-	@scripts/install-deps.sh $(DEB_PKGS)
+deb: deps
 	@JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
 		$(abspath $(KCONFIG_DEB))
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
@@ -396,7 +393,6 @@ deb:
 
 check-deb: kernel
 	@$(call placeholder,host-deb)
-	@scripts/install-deps.sh $(DEB_PKGS) lintian
 	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
 		$(OUT)/deb-check > $(CHECK_DIR)/host-deb.tap
 # --- end of make deb ---------------------------------------------------------

@@ -95,7 +95,7 @@ hwbench() {
 }
 
 for suite in checkpatch uapi-header i915-hwbench gpunice tool-unprivileged \
-	bench-report; do
+	bench-report install-deps; do
 	echo "not ok 1 host-$suite did not run to the end" \
 		> "$results/host-$suite.tap"
 done
@@ -107,4 +107,5 @@ hwbench > "$results/host-i915-hwbench.tap"
 "$repo/tests/host/tool-unprivileged.sh" "$repo" \
 	> "$results/host-tool-unprivileged.tap"
 "$repo/tests/host/bench-report.sh" "$repo" > "$results/host-bench-report.tap"
+"$repo/tests/host/install-deps.sh" "$repo" > "$results/host-install-deps.tap"
 exit 0
