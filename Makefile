@@ -37,7 +37,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install tool hwbench deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool hwbench hw-report deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -56,6 +56,7 @@ help:
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
 	@echo '  make hwbench      the i915 hardware benchmark (needs libdrm-dev)'
+	@echo '  make hw-report    $(OUT)/hw-report.txt, to attach to a hardware result'
 	@echo '  make deb          linux-image (from KCONFIG_DEB, default the running'
 	@echo '                    kernel'"'"'s config) and gpunice packages in $(OUT)/deb'
 	@echo '  make vm           boot the test kernel with a shell on the console'
@@ -374,6 +375,25 @@ hwbench:
 	@cc -O2 -Wall -Wextra $$(pkg-config --cflags libdrm) -Iinclude/uapi \
 		-o $(OUT)/hwbench tests/i915/hwbench.c $$(pkg-config --libs libdrm)
 # --- end of make tool --------------------------------------------------------
+
+# --- make hw-report ----------------------------------------------------------
+# What a hardware result needs, in one file to attach wherever you report
+# (scripts/hw-report.sh): kernel, GPUs and drivers, DRM clients and their
+# priorities, and hwbench's output when it is built and an i915 GPU exists.
+# No root, no apt, no kernel tree; any kernel.
+.PHONY: hw-report
+hw-report:
+	@mkdir -p $(OUT)
+	@scripts/hw-report.sh -o $(OUT)/hw-report.txt -b $(OUT)/hwbench
+	@echo "  REPORT  $(OUT)/hw-report.txt: attach it to your report"
+# --- end of make hw-report ---------------------------------------------------
+
+# The guest runs it too (tests/guest/suites/80-hw-report).
+GUEST_PROGS += $(TESTBIN)/hw-report
+guest-bin: $(TESTBIN)/hw-report
+$(TESTBIN)/hw-report: scripts/hw-report.sh
+	@mkdir -p $(TESTBIN)
+	@cp $< $@
 
 # --- make deb ----------------------------------------------------------------
 # Packages for a real machine, in $(OUT)/deb: linux-image-<version>-gpuprio,

@@ -95,7 +95,7 @@ hwbench() {
 }
 
 for suite in checkpatch uapi-header i915-hwbench gpunice tool-unprivileged \
-	bench-report install-deps; do
+	bench-report install-deps hw-report docs-addresses; do
 	echo "not ok 1 host-$suite did not run to the end" \
 		> "$results/host-$suite.tap"
 done
@@ -108,4 +108,7 @@ hwbench > "$results/host-i915-hwbench.tap"
 	> "$results/host-tool-unprivileged.tap"
 "$repo/tests/host/bench-report.sh" "$repo" > "$results/host-bench-report.tap"
 "$repo/tests/host/install-deps.sh" "$repo" > "$results/host-install-deps.tap"
+"$repo/tests/host/hw-report.sh" "$repo" > "$results/host-hw-report.tap"
+"$repo/tests/host/docs-addresses.sh" "$repo" \
+	> "$results/host-docs-addresses.tap"
 exit 0
