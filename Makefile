@@ -84,7 +84,7 @@ $(KDIR)/.config: $(KCONFIG) | $(KDIR)/.gpunice-files
 	@cat $(KCONFIG) | scripts/check-config.sh - $(KDIR)/.config
 
 kernel: $(KDIR)/.config
-	@echo "  BUILD   kernel (incremental; from scratch 15-22 min on 2 cores)"
+	@echo "  BUILD   kernel (incremental; from scratch 22 min on 2 cores)"
 	@$(MAKE) -s -C $(KDIR) -j$(JOBS) bzImage
 	@$(MAKE) -s -C $(KDIR) headers_install INSTALL_HDR_PATH=$(HDRS)
 
