@@ -59,6 +59,9 @@ help:
 	@echo '  make hw-report    $(OUT)/hw-report.txt, to attach to a hardware result'
 	@echo '  make deb          linux-image (from KCONFIG_DEB, default the running'
 	@echo '                    kernel'"'"'s config) and gpunice packages in $(OUT)/deb'
+	@echo '  make rpm          the same as rpm packages (binrpm-pkg) in $(OUT)/rpm'
+	@echo '  make pacman       the same as pacman packages (pacman-pkg) in'
+	@echo '                    $(OUT)/pacman; as a user, not root'
 	@echo '  make vm           boot the test kernel with a shell on the console'
 	@echo '  make install      gpunice, man pages, completion, headers'
 	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'
@@ -415,6 +418,21 @@ check-deb: kernel
 	@$(call placeholder,host-deb)
 	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
 		$(OUT)/deb-check > $(CHECK_DIR)/host-deb.tap
+
+# make rpm and make pacman: the same from the same config, with the kernel's
+# binrpm-pkg (kernel-<release>, in $(OUT)/rpm) and pacman-pkg
+# (linux-gpuprio, in $(OUT)/pacman, as a user: makepkg refuses root), and
+# gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
+.PHONY: rpm pacman
+rpm pacman: deps
+	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) \
+		$(OUT)/$@/linux $(abspath $(KCONFIG_DEB))
+	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(OUT)/$@/gpunice-build \
+		$(OUT)/$@)
+	$(if $(DEB_CONFIG_ONLY),,@echo "  PKG     install with: $(if \
+		$(filter rpm,$@),sudo dnf install $(OUT)/rpm/*.rpm,sudo pacman \
+		-U $(OUT)/pacman/*.pkg.tar.zst)")
+
 # --- end of make deb ---------------------------------------------------------
 
 vm: kernel initramfs

@@ -13,7 +13,9 @@ repo=$1
 if [ "$(id -u)" -ne 0 ]; then
 	echo "ok 1 make tool as nobody # SKIP needs root to switch user"
 	echo "ok 2 gpunice package as nobody # SKIP needs root to switch user"
-	echo "1..2"
+	echo "ok 3 gpunice rpm as nobody # SKIP needs root to switch user"
+	echo "ok 4 gpunice pacman package as nobody # SKIP needs root to switch user"
+	echo "1..4"
 	exit 0
 fi
 
@@ -36,4 +38,10 @@ as_nobody 1 "make tool" "make tool"
 # The gpunice package as make deb builds it (scripts/make-tool-deb.sh).
 as_nobody 2 "gpunice package" "scripts/make-tool-deb.sh out/deb/gpunice-build \
 	out/deb && dpkg-deb --field out/deb/gpunice_*.deb Package"
-echo "1..2"
+# And as make rpm and make pacman build them.
+as_nobody 3 "gpunice rpm" "scripts/make-tool-rpm.sh out/rpm/gpunice-build \
+	out/rpm && rpm -qp out/rpm/gpunice-[0-9]*.rpm"
+as_nobody 4 "gpunice pacman package" "scripts/make-tool-pacman.sh \
+	out/pacman/gpunice-build out/pacman &&
+	pacman -Qip out/pacman/gpunice-[0-9]*.pkg.tar.zst"
+echo "1..4"
