@@ -187,7 +187,7 @@ CHECK_DIR ?= $(OUT)/check
 CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check-debug on 2 cores (see README, Time and disk).
-EXTRA_SUITES := check-arm64 check-deb check-nogpuprio
+EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
@@ -433,6 +433,14 @@ rpm pacman: deps
 		$(filter rpm,$@),sudo dnf install $(OUT)/rpm/*.rpm,sudo pacman \
 		-U $(OUT)/pacman/*.pkg.tar.zst)")
 
+# check-rpm and check-pacman (in make check-extra): both from the small test
+# config, inspected with rpm and pacman (tests/pkg-check.sh).
+.PHONY: check-rpm check-pacman
+check-rpm check-pacman: kernel
+	@$(call placeholder,host-$(@:check-%=%))
+	@JOBS=$(JOBS) tests/pkg-check.sh $(@:check-%=%) $(KTAR) $(PRISTINE) \
+		$(KDIR) $(OUT)/$(@:check-%=%)-check \
+		> $(CHECK_DIR)/host-$(@:check-%=%).tap
 # --- end of make deb ---------------------------------------------------------
 
 vm: kernel initramfs
