@@ -37,7 +37,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install tool hwbench deb check-deb patches tree refresh check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool hwbench hw-report deb check-deb patches tree refresh check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -58,16 +58,23 @@ help:
 	@echo '  make refresh      write $(OUT)/tree back into patches/ and the new files'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
 	@echo '  make hwbench      the i915 hardware benchmark (needs libdrm-dev)'
+	@echo '  make hw-report    $(OUT)/hw-report.txt, to attach to a hardware result'
 	@echo '  make deb          linux-image (from KCONFIG_DEB, default the running'
 	@echo '                    kernel'"'"'s config) and gpunice packages in $(OUT)/deb'
+	@echo '  make rpm          the same as rpm packages (binrpm-pkg) in $(OUT)/rpm'
+	@echo '  make pacman       the same as pacman packages (pacman-pkg) in'
+	@echo '                    $(OUT)/pacman; as a user, not root'
 	@echo '  make vm           boot the test kernel with a shell on the console'
 	@echo '  make install      gpunice, man pages, completion, headers'
 	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'
 	@echo '  make clean        remove $(OUT)'
 	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
 
+# Every Debian package any target needs (scripts/install-deps.sh), once,
+# as root; without root it only says what is missing. Debian's
+# linux-source-6.12 only when KTAR is its tarball.
 deps:
-	@scripts/install-deps.sh
+	@KTAR='$(KTAR)' scripts/install-deps.sh
 
 # The tree is re-synced on every run; only changed files are rewritten.
 $(KDIR)/.gpunice-files: FORCE | deps
@@ -82,7 +89,7 @@ $(KDIR)/.config: $(KCONFIG) | $(KDIR)/.gpunice-files
 	@cat $(KCONFIG) | scripts/check-config.sh - $(KDIR)/.config
 
 kernel: $(KDIR)/.config
-	@echo "  BUILD   kernel (incremental; from scratch 15-22 min on 2 cores)"
+	@echo "  BUILD   kernel (incremental; from scratch 22 min on 2 cores)"
 	@$(MAKE) -s -C $(KDIR) -j$(JOBS) bzImage
 	@$(MAKE) -s -C $(KDIR) headers_install INSTALL_HDR_PATH=$(HDRS)
 
@@ -153,9 +160,8 @@ check-guest: kernel initramfs
 		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
 
 # arm64 compile check of the syscall wiring (cross compiler from Debian).
-check-arm64:
+check-arm64: | deps
 	@$(call placeholder,host-arm64)
-	@scripts/install-deps.sh gcc-aarch64-linux-gnu
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(CHECK_DIR)/host-arm64.tap
 
@@ -186,7 +192,7 @@ CHECK_DIR ?= $(OUT)/check
 CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check-debug on 2 cores (see README, Time and disk).
-EXTRA_SUITES := check-arm64 check-deb check-nogpuprio
+EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
@@ -205,7 +211,6 @@ check-extra: deps
 	@tests/summarize.py --host-only $(OUT)/check-extra
 
 demo: deps
-	@scripts/install-deps.sh gnuplot-nox
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
@@ -258,8 +263,7 @@ BENCH_ON := $(OUT)/bench-on
 BENCH_OFF := $(OUT)/bench-nogpuprio
 BENCH_BOOTS ?= 3
 .PHONY: bench
-bench:
-	@scripts/install-deps.sh gnuplot-nox
+bench: deps
 	@$(MAKE) --no-print-directory kernel initramfs OUT=$(BENCH_ON) \
 		KCONFIG_EXTRA="configs/bench.config"
 	@$(MAKE) --no-print-directory kernel OUT=$(BENCH_OFF) \
@@ -313,7 +317,6 @@ EFFECT_SECONDS ?= 5
 EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
 effect: deps
-	@scripts/install-deps.sh gnuplot-nox
 	@$(MAKE) --no-print-directory kernel initramfs
 	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
 	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
@@ -392,6 +395,25 @@ hwbench:
 		-o $(OUT)/hwbench tests/i915/hwbench.c $$(pkg-config --libs libdrm)
 # --- end of make tool --------------------------------------------------------
 
+# --- make hw-report ----------------------------------------------------------
+# What a hardware result needs, in one file to attach wherever you report
+# (scripts/hw-report.sh): kernel, GPUs and drivers, DRM clients and their
+# priorities, and hwbench's output when it is built and an i915 GPU exists.
+# No root, no apt, no kernel tree; any kernel.
+.PHONY: hw-report
+hw-report:
+	@mkdir -p $(OUT)
+	@scripts/hw-report.sh -o $(OUT)/hw-report.txt -b $(OUT)/hwbench
+	@echo "  REPORT  $(OUT)/hw-report.txt: attach it to your report"
+# --- end of make hw-report ---------------------------------------------------
+
+# The guest runs it too (tests/guest/suites/80-hw-report).
+GUEST_PROGS += $(TESTBIN)/hw-report
+guest-bin: $(TESTBIN)/hw-report
+$(TESTBIN)/hw-report: scripts/hw-report.sh
+	@mkdir -p $(TESTBIN)
+	@cp $< $@
+
 # --- make deb ----------------------------------------------------------------
 # Packages for a real machine, in $(OUT)/deb: linux-image-<version>-gpuprio,
 # built by the kernel's bindeb-pkg in its own tree $(OUT)/deb/linux from
@@ -401,9 +423,7 @@ hwbench:
 # Without /boot/config-*, the running kernel's /proc/config.gz.
 KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 	/proc/config.gz)
-DEB_PKGS := debhelper kmod
-deb:
-	@scripts/install-deps.sh $(DEB_PKGS)
+deb: deps
 	@JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
 		$(abspath $(KCONFIG_DEB))
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
@@ -412,9 +432,31 @@ deb:
 
 check-deb: kernel
 	@$(call placeholder,host-deb)
-	@scripts/install-deps.sh $(DEB_PKGS) lintian
 	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
 		$(OUT)/deb-check > $(CHECK_DIR)/host-deb.tap
+
+# make rpm and make pacman: the same from the same config, with the kernel's
+# binrpm-pkg (kernel-<release>, in $(OUT)/rpm) and pacman-pkg
+# (linux-gpuprio, in $(OUT)/pacman, as a user: makepkg refuses root), and
+# gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
+.PHONY: rpm pacman
+rpm pacman: deps
+	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) \
+		$(OUT)/$@/linux $(abspath $(KCONFIG_DEB))
+	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(OUT)/$@/gpunice-build \
+		$(OUT)/$@)
+	$(if $(DEB_CONFIG_ONLY),,@echo "  PKG     install with: $(if \
+		$(filter rpm,$@),sudo dnf install $(OUT)/rpm/*.rpm,sudo pacman \
+		-U $(OUT)/pacman/*.pkg.tar.zst)")
+
+# check-rpm and check-pacman (in make check-extra): both from the small test
+# config, inspected with rpm and pacman (tests/pkg-check.sh).
+.PHONY: check-rpm check-pacman
+check-rpm check-pacman: kernel
+	@$(call placeholder,host-$(@:check-%=%))
+	@JOBS=$(JOBS) tests/pkg-check.sh $(@:check-%=%) $(KTAR) $(PRISTINE) \
+		$(KDIR) $(OUT)/$(@:check-%=%)-check \
+		> $(CHECK_DIR)/host-$(@:check-%=%).tap
 # --- end of make deb ---------------------------------------------------------
 
 vm: kernel initramfs

@@ -11,14 +11,30 @@
 # (a linux-image-*-dbg package, hours more, many GB more). DEB_CONFIG_ONLY=1
 # stops once the config is made, to read it before hours of building.
 # A config ending in .gz (/proc/config.gz) is uncompressed first.
+# KPKG: the package format, with the kernel's own target for it: deb
+# (bindeb-pkg, the default), rpm (binrpm-pkg: kernel-<release>) or pacman
+# (pacman-pkg: linux-gpuprio; makepkg does not run as root).
 set -eu
 
 tarball=$1 pristine=$2 tree=$3 config=$4
 repo=$(cd "$(dirname "$0")/.." && pwd)
 outdir=$(dirname "$tree")
 jobs=${JOBS:-$(nproc)}
+kpkg=${KPKG:-deb}
+tag=$(echo "$kpkg" | tr "[:lower:]" "[:upper:]")
 
-step() { echo "  DEB     [$1/4] $2"; }
+step() { printf '  %-7s [%s/4] %s\n' "$tag" "$1" "$2"; }
+
+case $kpkg in
+deb|rpm) ;;
+pacman)	if [ "$(id -u)" -eq 0 ] && [ -z "${DEB_CONFIG_ONLY:-}" ]; then
+		echo "make-deb: makepkg refuses to run as root: make pacman" \
+			"as a user (sudo make deps first)" >&2
+		exit 1
+	fi ;;
+*)	echo "make-deb: KPKG=$kpkg: not a package format (deb, rpm, pacman)" >&2
+	exit 1 ;;
+esac
 
 if [ ! -r "$config" ]; then
 	echo "make-deb: cannot read the kernel config '$config';" \
@@ -30,11 +46,12 @@ conf_text() { case $config in *.gz) zcat "$config" ;; *) cat "$config" ;; esac; 
 modules=$(conf_text | grep -c '=m$' || true)
 from=$(conf_text | sed -n 's/^# Linux\/[^ ]* \([0-9][^ ]*\) Kernel Configuration$/\1/p')
 cat <<EOF
-  DEB     linux-image from $config ($modules modules) and the series,
-          local version -gpuprio, packages in $outdir
-  DEB     Expect for a distribution config (thousands of modules, debug
+  $(printf %-7s "$tag") kernel package ($kpkg) from $config ($modules modules)
+          and the series, local version -gpuprio, packages in $outdir
+  $(printf %-7s "$tag") Expect for a distribution config (thousands of modules, debug
           info off) about 3 to 6 hours on 2 cores and some 20 GB in
-          $tree; a small config such as the test kernel's takes minutes.
+          $tree (an estimate, not measured); a small config such as
+          the test kernel's takes minutes.
 EOF
 
 mkdir -p "$outdir"
@@ -79,20 +96,47 @@ done
 # kernelrelease would read the local version of the last build.
 release=$(make -s -C "$tree" kernelversion)-gpuprio
 if [ -n "${DEB_CONFIG_ONLY:-}" ]; then
-	echo "  DEB     $tree/.config made for $release (DEB_CONFIG_ONLY)"
+	printf '  %-7s %s\n' "$tag" \
+		"$tree/.config made for $release (DEB_CONFIG_ONLY)"
 	exit 0
 fi
 
 start=$(date +%s)
 step 3 "build and package $release with $jobs jobs (started $(date +%H:%M))"
-# The user space headers stay the distribution's: linux-libc-dev is not
-# built (6.12 has no profile for it, so it is moved aside afterwards).
-rm -f "$outdir"/linux-*.deb "$outdir"/linux-upstream_*
-make -C "$tree" -j"$jobs" bindeb-pkg DPKG_FLAGS="$profiles" KDEB_COMPRESS=xz
+# The user space headers stay the distribution's: linux-libc-dev and
+# kernel-headers are built (6.12 has no way to leave them out) and moved
+# aside; the pacman build leaves out its api-headers.
 mkdir -p "$outdir/not-installed"
-mv "$outdir"/linux-libc-dev_*.deb "$outdir/not-installed/" 2>/dev/null || true
+case $kpkg in
+deb)
+	rm -f "$outdir"/linux-*.deb "$outdir"/linux-upstream_*
+	make -C "$tree" -j"$jobs" bindeb-pkg DPKG_FLAGS="$profiles" \
+		KDEB_COMPRESS=xz
+	mv "$outdir"/linux-libc-dev_*.deb "$outdir/not-installed/" \
+		2>/dev/null || true
+	pkgs=$(ls "$outdir"/linux-*.deb) ;;
+rpm)
+	# rpmbuild checks build dependencies in an rpm database, which
+	# Debian's rpm has empty: the kernel's target adds --nodeps then.
+	rm -rf "$tree/rpmbuild/RPMS" "$outdir"/kernel-*.rpm \
+		"$outdir"/not-installed/kernel-*.rpm
+	make -C "$tree" -j"$jobs" binrpm-pkg
+	mv "$tree"/rpmbuild/RPMS/*/kernel-*.rpm "$outdir/"
+	mv "$outdir"/kernel-headers-*.rpm "$outdir/not-installed/" \
+		2>/dev/null || true
+	pkgs=$(ls "$outdir"/kernel-*.rpm) ;;
+pacman)
+	# makepkg checks makedepends in the pacman database: --nodeps,
+	# since Debian's is empty (make deps installs the tools).
+	rm -f "$outdir"/linux-gpuprio-*.pkg.tar.*
+	PACMAN_PKGBASE=linux-gpuprio PACMAN_EXTRAPACKAGES=headers \
+	PKGDEST=$outdir PKGEXT=.pkg.tar.zst \
+		make -C "$tree" -j"$jobs" pacman-pkg \
+		MAKEPKGOPTS="--nodeps --noconfirm --force"
+	pkgs=$(ls "$outdir"/linux-gpuprio-*.pkg.tar.zst) ;;
+esac
 
 step 4 "done in $(( ($(date +%s) - start) / 60 )) min:"
-for deb in "$outdir"/linux-*.deb; do
-	echo "          $deb"
+for p in $pkgs; do
+	echo "          $p"
 done

@@ -5,6 +5,13 @@
 # the tool says so (it probes /proc/self/gpu_nice before any system call).
 #
 # usage: make-tool-deb.sh <build dir> <output dir>
+#
+# Maintainer: Debian policy (5.6.2) wants a name and an address. The
+# project has no mailing address, and a package built here is maintained
+# by whoever built it: the field names that person, by the rule the
+# kernel's own bindeb-pkg applies to the linux-image package built next to
+# it (scripts/package/mkdebian): DEBFULLNAME and DEBEMAIL when set, else
+# the user at the build host. Set both before giving the package to others.
 set -eu
 
 mkdir -p "$1" "$2"
@@ -15,6 +22,15 @@ version=$(sed -n 's/^# define GPUNICE_VERSION "\(.*\)"$/\1/p' \
 	"$repo/tools/gpunice/gpunice.c")
 arch=$(dpkg --print-architecture)
 stage=$build/stage
+user=${KBUILD_BUILD_USER:-$(id -nu)}
+if [ -n "${DEBEMAIL:-}" ]; then
+	email=$DEBEMAIL
+else
+	email=$user@${KBUILD_BUILD_HOST:-$(hostname -f 2>/dev/null || hostname)}
+fi
+maintainer="${DEBFULLNAME:-$user} <$email>"
+# As a sed replacement: its |, & and \ taken literally.
+maintainer=$(printf '%s' "$maintainer" | sed 's/[|&\\]/\\&/g')
 doc=$stage/usr/share/doc/gpunice
 
 rm -rf "${build:?}"/*
@@ -33,7 +49,8 @@ strip --remove-section=.comment --remove-section=.note \
 find "$stage/usr/share/man" -type f -exec gzip -9n {} +
 
 mkdir -p "$doc"
-sed "s/@VERSION@/$version/" "$repo/tools/gpunice/debian/changelog" |
+sed -e "s/@VERSION@/$version/" -e "s|@MAINTAINER@|$maintainer|" \
+	"$repo/tools/gpunice/debian/changelog" |
 	gzip -9n >"$doc/changelog.gz"
 cp "$repo/tools/gpunice/debian/copyright" "$doc/copyright"
 chmod 644 "$doc/changelog.gz" "$doc/copyright"
@@ -48,7 +65,7 @@ mkdir -p "$stage/DEBIAN"
 	>"$stage/DEBIAN/md5sums"
 chmod 644 "$stage/DEBIAN/md5sums"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" \
-	-e "s/@GLIBC@/$glibc/" \
+	-e "s/@GLIBC@/$glibc/" -e "s|@MAINTAINER@|$maintainer|" \
 	-e "s/@SIZE@/$(du -sk --exclude=DEBIAN "$stage" | cut -f1)/" \
 	"$repo/tools/gpunice/debian/control" >"$stage/DEBIAN/control"
 

@@ -95,7 +95,8 @@ hwbench() {
 }
 
 for suite in checkpatch uapi-header gpuprio-header i915-hwbench gpunice \
-	tool-unprivileged bench-report effect-report; do
+	tool-unprivileged bench-report effect-report install-deps hw-report \
+	docs-addresses systemd-examples; do
 	echo "not ok 1 host-$suite did not run to the end" \
 		> "$results/host-$suite.tap"
 done
@@ -111,4 +112,10 @@ hwbench > "$results/host-i915-hwbench.tap"
 "$repo/tests/host/bench-report.sh" "$repo" > "$results/host-bench-report.tap"
 "$repo/tests/host/effect-report.py" "$repo" \
 	> "$results/host-effect-report.tap" 2>&1
+"$repo/tests/host/install-deps.sh" "$repo" > "$results/host-install-deps.tap"
+"$repo/tests/host/hw-report.sh" "$repo" > "$results/host-hw-report.tap"
+"$repo/tests/host/docs-addresses.sh" "$repo" \
+	> "$results/host-docs-addresses.tap"
+"$repo/tests/host/systemd-examples.sh" "$repo" \
+	> "$results/host-systemd-examples.tap"
 exit 0
