@@ -64,6 +64,8 @@ help:
 	@echo '  make rpm          the same as rpm packages (binrpm-pkg) in $(OUT)/rpm'
 	@echo '  make pacman       the same as pacman packages (pacman-pkg) in'
 	@echo '                    $(OUT)/pacman; as a user, not root'
+	@echo '                    (all three: DEB_CONFIG_ONLY=1 makes only the config;'
+	@echo '                    LOCALMODCONFIG=1 [LSMOD=file] keeps only loaded modules)'
 	@echo '  make vm           boot the test kernel with a shell on the console'
 	@echo '  make install      gpunice, man pages, completion, headers'
 	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'

@@ -14,6 +14,9 @@
 # KPKG: the package format, with the kernel's own target for it: deb
 # (bindeb-pkg, the default), rpm (binrpm-pkg: kernel-<release>) or pacman
 # (pacman-pkg: linux-gpuprio; makepkg does not run as root).
+# LOCALMODCONFIG=1 keeps only the modules loaded on this machine (the
+# kernel's make localmodconfig), or on the machine whose lsmod output the
+# file LSMOD names; LMC_KEEP as in the kernel's make help.
 set -eu
 
 tarball=$1 pristine=$2 tree=$3 config=$4
@@ -86,6 +89,29 @@ if ! grep -qx 'CONFIG_GPUPRIO=y' "$tree/.config"; then
 	# Its prompt is only visible with EXPERT, should the default change.
 	cfg --enable EXPERT --enable GPUPRIO
 	make -s -C "$tree" olddefconfig >/dev/null
+fi
+if [ -n "${LOCALMODCONFIG:-}" ]; then
+	if [ -n "${LSMOD:-}" ]; then
+		[ -r "$LSMOD" ] || {
+			echo "make-deb: cannot read LSMOD=$LSMOD, the lsmod" \
+				"output of the machine to build for" >&2
+			exit 1
+		}
+		LSMOD=$(realpath "$LSMOD")
+	else
+		LSMOD=$tree/.lsmod
+		lsmod > "$LSMOD"
+	fi
+	before=$(grep -c '=m$' "$tree/.config" || true)
+	# oldconfig asks about what streamlining turned off: the defaults.
+	yes '' | LSMOD=$LSMOD make -s -C "$tree" localmodconfig \
+		> "$tree/.localmodconfig.log" 2>&1 || {
+		tail -n 20 "$tree/.localmodconfig.log" >&2
+		exit 1
+	}
+	make -s -C "$tree" olddefconfig >/dev/null
+	echo "          localmodconfig: $before modules -> $(grep -c '=m$' \
+		"$tree/.config" || true), those loaded in $LSMOD"
 fi
 for want in CONFIG_GPUPRIO=y 'CONFIG_LOCALVERSION="-gpuprio"'; do
 	grep -qx "$want" "$tree/.config" || {

@@ -132,4 +132,25 @@ else
 fi
 check "apt would install both packages" \
 	apt-get install -s -q "$image" "$tool"
+
+# LOCALMODCONFIG=1: only the modules an lsmod listing names stay modules.
+# Two library modules without dependencies, one of them "loaded".
+cp "$tested/.config" "$work/lmc.config"
+"$pristine/scripts/config" --file "$work/lmc.config" --enable MODULES \
+	--module CRC7 --module CRC_ITU_T
+printf 'Module Size Used by\ncrc7 12288 0\n' > "$work/lsmod.txt"
+check "LOCALMODCONFIG=1 LSMOD=file: a config-only run succeeds" \
+	sh -c 'LOCALMODCONFIG=1 LSMOD="$1/lsmod.txt" DEB_CONFIG_ONLY=1 \
+		"$2/scripts/make-deb.sh" "$3" "$4" "$1/linux" "$1/lmc.config" \
+		>"$1/lmc.log" 2>&1 || { cat "$1/lmc.log"; exit 1; }' \
+	sh "$work" "$repo" "$tarball" "$pristine"
+check "LOCALMODCONFIG=1: the listed module stays, the other goes" eval \
+	'grep -qx CONFIG_CRC7=m "$work/linux/.config" &&
+	 ! grep -q "^CONFIG_CRC_ITU_T=m" "$work/linux/.config" &&
+	 grep -qx CONFIG_GPUPRIO=y "$work/linux/.config"'
+check "LOCALMODCONFIG=1 with an unreadable LSMOD fails and says so" eval \
+	'! LOCALMODCONFIG=1 LSMOD=/nonexistent DEB_CONFIG_ONLY=1 \
+		"$repo/scripts/make-deb.sh" "$tarball" "$pristine" \
+		"$work/linux" "$work/lmc.config" 2>"$work/lmc.err" >/dev/null &&
+	 grep -q "cannot read LSMOD=/nonexistent" "$work/lmc.err"'
 echo "1..$n"
