@@ -91,7 +91,35 @@ if [ $diffs -eq 0 ]; then
 else
 	not_ok "the result is the tree make check built and tested"
 fi
-git worktree remove --force "$work/am"
+
+# kernel-doc -none -Wall: the series adds no warning to the files it adds
+# or touches (upstream's own warnings in them stay upstream's).
+kdoc=0 checked=0
+mkdir -p "$work/kdoc-base"
+for f in $(git -C "$work/am" diff --name-only base HEAD -- '*.c' '*.h'); do
+	checked=$((checked + 1))
+	before=0
+	if git cat-file -e "base:$f" 2>/dev/null; then
+		git show "base:$f" > "$work/kdoc-base/file"
+		before=$(scripts/kernel-doc -none -Wall "$work/kdoc-base/file" 2>&1 |
+			grep -c 'warning:')
+	fi
+	after=$(scripts/kernel-doc -none -Wall "$work/am/$f" 2>&1 |
+		grep -c 'warning:')
+	if [ "$after" -gt "$before" ]; then
+		kdoc=$((kdoc + 1))
+		echo "# $f: $before kernel-doc warnings before the series, $after after"
+		scripts/kernel-doc -none -Wall "$work/am/$f" 2>&1 | sed 's/^/#   /'
+	fi
+done
+if [ $kdoc -eq 0 ] && [ $checked -gt 0 ]; then
+	ok "kernel-doc -none -Wall: no new warning in the files the series adds or touches"
+else
+	not_ok "kernel-doc -none -Wall: no new warning in the files the series adds or touches"
+fi
+# rm and prune: git worktree remove takes minutes on a kernel tree.
+rm -rf "$work/am" "$work/kdoc-base"
+git worktree prune
 
 # checkpatch --strict on what is sent. A warning that new files may need a
 # MAINTAINERS update is accepted when the commit message says why.
