@@ -3,11 +3,15 @@
 print one line per suite, the failures, and the final count line.
 
 usage: summarize.py [--host-only] <result dir>
+       summarize.py --kernel-trouble <console log>
+
 
 <result dir>/host-*.tap     TAP from the host suites (tests/run-host.sh)
 <result dir>/console.log    the guest console: suites framed by @@ markers
 Exit status 0 only if nothing failed and the guest reported (--host-only:
-there is no guest, for make check-extra).
+there is no guest, for make check-extra). --kernel-trouble prints the
+lines of a console log that mean the kernel misbehaved, the one definition
+every suite that reads a console uses, and exits 1 if there is any.
 """
 import os
 import re
@@ -95,7 +99,19 @@ def guest_blocks(console):
             lines.append(line)
 
 
+def print_kernel_trouble(path):
+    with open(path, errors='replace') as fp:
+        trouble, excused = kernel_trouble(fp)
+    for line in trouble:
+        print(line)
+    if excused:
+        print(f'({excused} expected warning(s) set aside)')
+    return 1 if trouble else 0
+
+
 def main():
+    if sys.argv[1] == '--kernel-trouble':
+        sys.exit(print_kernel_trouble(sys.argv[2]))
     # --host-only: a run without a guest (make check-extra)
     host_only = sys.argv[1] == '--host-only'
     results = sys.argv[2] if host_only else sys.argv[1]
