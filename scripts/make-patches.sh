@@ -16,10 +16,8 @@ pristine=$(realpath -m "$1") tested=$(realpath -m "$2")
 work=$(realpath -m "$3") out=$(realpath -m "$4")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 upstream=$work/upstream
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 # shellcheck source=scripts/series-lib.sh
 . "$repo/scripts/series-lib.sh"
@@ -140,5 +138,4 @@ for p in "$out"/*.patch; do
 		echo "$res" | sed 's/^/# /'
 	fi
 done
-echo "1..$n"
-exit $failed
+tap_done

@@ -26,15 +26,11 @@ objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o $amd/amdgpu_fdinfo.
 symbols="CONFIG_GPUPRIO=y CONFIG_DRM_AMDGPU=y
 	 CONFIG_DRM_AMDGPU_CTX_PRIO_KUNIT_TEST=y"
 kmake="make -C $tree -j$(nproc)"
-n=0 failed=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n amdgpu: $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n amdgpu: $1"
-	sed 's/^/# /' "$log" | tail -n 40
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 echo "1..$(($(echo $objs | wc -w) + 1))"
 
@@ -58,10 +54,11 @@ for s in $symbols; do
 	grep -qx "$s" "$tree/.config" 2>/dev/null || missing="$missing $s"
 done
 if [ -z "$missing" ]; then
-	ok "config has $(echo $symbols)"
+	ok "amdgpu: config has $(echo $symbols)"
 else
 	echo "missing after olddefconfig:$missing" >>"$log"
-	not_ok "config has $(echo $symbols)"
+	not_ok "amdgpu: config has $(echo $symbols)"
+	tail -n 40 "$log" | sed 's/^/# /'
 fi
 
 # Remove each object first so that its warnings show on every run.
@@ -70,9 +67,10 @@ for o in $objs; do
 	echo "  BUILD   $o" >&2
 	if $kmake "$o" >"$log" 2>&1 && [ -f "$tree/$o" ] &&
 	   ! grep -q 'warning:' "$log"; then
-		ok "$o builds without warnings"
+		ok "amdgpu: $o builds without warnings"
 	else
-		not_ok "$o builds without warnings"
+		not_ok "amdgpu: $o builds without warnings"
+		tail -n 40 "$log" | sed 's/^/# /'
 	fi
 done
-exit $failed
+[ "$tap_failed" -eq 0 ]

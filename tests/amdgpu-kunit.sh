@@ -16,17 +16,9 @@ set -u
 tree=$1 initrd=$2 results=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
 suites="amdgpu_ctx_prio amdgpu_ctx_entity_prio"
-n=0 failed=0
-
-tap() { # tap <0 if ok> <name>
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - amdgpu-kunit: $2"
-	else
-		echo "not ok $n - amdgpu-kunit: $2"
-		failed=1
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+tap() { tap_result "$1" "amdgpu-kunit: $2"; } # tap <0 if ok> <name>
 
 rm -rf "$results"
 mkdir -p "$results"
@@ -38,7 +30,7 @@ echo "# bzImage built in $(($(date +%s) - start)) s"
 tap $rc "the kernel with amdgpu and its KUnit test builds"
 if [ $rc -ne 0 ]; then
 	tail -n 40 "$results/build.log" | sed 's/^/# /'
-	echo "1..$n"
+	tap_done
 	exit 1
 fi
 
@@ -66,6 +58,5 @@ done
 sed -n '/^@@SUITE-BEGIN kunit/,/^@@SUITE-END kunit/p' "$console" |
 	grep -E '^ *(not )?ok [0-9]+ |^ *#' > "$results/ktap"
 cat "$results/ktap"
-grep -qE '^ *not ok ' "$results/ktap" && failed=1
-echo "1..$n"
-exit $failed
+grep -qE '^ *not ok ' "$results/ktap" && tap_failed=$((tap_failed + 1))
+tap_done

@@ -8,12 +8,8 @@ set -u
 tarball=$1 pristine=$2 tree=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
 kmake="make -s -C $tree ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j$(nproc)"
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n arm64: $1"; }
-not_ok() {
-	n=$((n + 1)); failed=1; echo "not ok $n arm64: $1"
-	sed 's/^/# /' "$log" | tail -n 30
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -28,40 +24,44 @@ if [ ! -f "$tree/.config" ] ||
 fi
 
 if grep -qx CONFIG_GPUPRIO=y "$tree/.config"; then
-	ok "tinyconfig with CONFIG_GPUPRIO=y"
+	ok "arm64: tinyconfig with CONFIG_GPUPRIO=y"
 else
-	not_ok "tinyconfig with CONFIG_GPUPRIO=y"
+	not_ok "arm64: tinyconfig with CONFIG_GPUPRIO=y"
+	tail -n 30 "$log" | sed 's/^/# /'
 fi
 
 echo "  BUILD   arm64 kernel (cross, compile check only)" >&2
 if $kmake Image >"$log" 2>&1; then
-	ok "kernel builds"
+	ok "arm64: kernel builds"
 else
-	not_ok "kernel builds"
+	not_ok "arm64: kernel builds"
+	tail -n 30 "$log" | sed 's/^/# /'
 fi
 
 if grep -q 'gpuprio' "$log"; then
-	not_ok "no compiler or checksyscalls warning mentions gpuprio"
+	not_ok "arm64: no compiler or checksyscalls warning mentions gpuprio"
+	tail -n 30 "$log" | sed 's/^/# /'
 else
-	ok "no compiler or checksyscalls warning mentions gpuprio"
+	ok "arm64: no compiler or checksyscalls warning mentions gpuprio"
 fi
 
 # The generic table put both calls in the syscall table at 463 and 464.
 hdr=$tree/arch/arm64/include/generated/asm/syscall_table_64.h
 if [ -f "$hdr" ] && grep -q '__SYSCALL(463, sys_gpuprio_set)' "$hdr" &&
    grep -q '__SYSCALL(464, sys_gpuprio_get)' "$hdr"; then
-	ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+	ok "arm64: syscall table has gpuprio_set at 463 and gpuprio_get at 464"
 else
 	: > "$log"
-	not_ok "syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+	not_ok "arm64: syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+	tail -n 30 "$log" | sed 's/^/# /'
 fi
 
 if grep -q ' __arm64_sys_gpuprio_set$' "$tree/System.map" 2>/dev/null &&
    grep -q ' __arm64_sys_gpuprio_get$' "$tree/System.map"; then
-	ok "vmlinux has the syscall entry points"
+	ok "arm64: vmlinux has the syscall entry points"
 else
 	: > "$log"
-	not_ok "vmlinux has the syscall entry points"
+	not_ok "arm64: vmlinux has the syscall entry points"
+	tail -n 30 "$log" | sed 's/^/# /'
 fi
-echo "1..$n"
-exit $failed
+tap_done

@@ -12,17 +12,9 @@
 set -u
 tree=$1 initrd=$2 results=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
-n=0 failed=0
-
-tap() { # tap <0 if ok> <name>
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+tap() { tap_result "$1" "$2"; } # tap <0 if ok> <name>
 
 ! grep -q '^CONFIG_GPUPRIO=y' "$tree/.config"
 tap $? "nogpuprio: CONFIG_GPUPRIO is off"
@@ -49,5 +41,4 @@ done
 tap $? "nogpuprio: no kernel trouble in the log"
 sed 's/^/# /' "$console.trouble"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

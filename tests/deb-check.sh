@@ -12,21 +12,10 @@ set -u
 
 tarball=$1 pristine=$2 tested=$3 work=$4
 repo=$(cd "$(dirname "$0")/.." && pwd)
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
-check()
-{
-	desc=$1
-	shift
-	if "$@" >"$work/check.out" 2>&1; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		sed 's/^/# /' "$work/check.out"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+# check NAME COMMAND [ARG...]: ok when the command succeeds.
+check() { tap_run "$@"; }
 
 # The copy of the tree is kept for the next run, which then copies only
 # what changed: removing 1.8 GB takes minutes on a busy disk.
@@ -153,4 +142,4 @@ check "LOCALMODCONFIG=1 with an unreadable LSMOD fails and says so" eval \
 		"$repo/scripts/make-deb.sh" "$tarball" "$pristine" \
 		"$work/linux" "$work/lmc.config" 2>"$work/lmc.err" >/dev/null &&
 	 grep -q "cannot read LSMOD=/nonexistent" "$work/lmc.err"'
-echo "1..$n"
+tap_done

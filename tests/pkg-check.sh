@@ -17,21 +17,10 @@ set -u
 
 fmt=$1 tarball=$2 pristine=$3 tested=$4 work=$5
 repo=$(cd "$(dirname "$0")/.." && pwd)
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
-check()
-{
-	desc=$1
-	shift
-	if "$@" >"$work/check.out" 2>&1; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		sed 's/^/# /' "$work/check.out"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+# check NAME COMMAND [ARG...]: ok when the command succeeds.
+check() { tap_run "$@"; }
 
 mkdir -p "$work"
 find "$work" -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} +
@@ -146,4 +135,4 @@ check "gpunice package: the tool links to libc alone" eval \
 		grep -v "libc\.so\.6"'
 check "gpunice package: the tool runs (--version)" eval \
 	'"$work/t/usr/bin/gpunice" --version | grep -q "^gpunice from gpunice "'
-echo "1..$n"
+tap_done

@@ -10,16 +10,15 @@
 set -u
 
 repo=$1
-n=0
-check() { # check DESCRIPTION STATUS [what failed]
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /'
-	fi
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+# check DESCRIPTION STATUS [what failed]
+check() {
+	printf '%s\n' "${3:-}" > "$tmp_diag"
+	tap_result "$2" "$1" "$tmp_diag"
 }
+tmp_diag=$(mktemp)
+trap 'rm -f "$tmp_diag"' EXIT
 
 # The documents users read: the README, docs/, the man pages, the kernel
 # documentation the series adds, and the gpunice package's metadata and
@@ -54,4 +53,4 @@ check "README: attach the make hw-report file" $?
 sed -n '/^\.SH REPORTING BUGS/,/^\.SH /p' man/man1/gpunice.1 |
 	grep -q 'hw\\-report'
 check "gpunice(1) REPORTING BUGS: attach the make hw-report file" $?
-echo "1..$n"
+tap_done

@@ -15,17 +15,10 @@ set -u
 repo=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		[ -f "$tmp/report" ] && sed 's/^/# /' "$tmp/report"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+# check DESCRIPTION EXPRESSION: the report as diagnostics on failure.
+check() { eval "$2"; tap_result $? "$1" "$tmp/report"; }
 has() { check "$2" "grep -qE -- '$1' '$tmp/report'"; }
 
 guard=$tmp/nosys-guard
@@ -112,4 +105,4 @@ make -s --no-print-directory -C "$repo" hw-report OUT="$tmp/out" \
 check "make hw-report writes OUT/hw-report.txt" \
 	'grep -q "^release: " "$tmp/out/hw-report.txt" &&
 	grep -q "hw-report.txt: attach it" "$tmp/make.out"'
-echo "1..$n"
+tap_done

@@ -13,12 +13,10 @@ pristine=$(realpath -m "$1") upstream=$(realpath -m "$2")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 branch=roundtrip-$$
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n $1"; }
-# check <name> <status>: ok when the status is 0.
-check() { if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1"; fi; }
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+# check NAME STATUS: ok when the status is 0.
+check() { tap_result "$2" "$1"; }
 cleanup() {
 	# rm and prune: git worktree remove takes minutes on a kernel tree.
 	rm -rf "$tmp/tree"
@@ -40,9 +38,9 @@ git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q -m copy
 
 if ! "$tmp/repo/scripts/series-tree.sh" "$pristine" "$upstream" \
 	"$tmp/tree" "$branch" > "$tmp/log" 2>&1; then
-	sed 's/^/# /' "$tmp/log"
-	echo "not ok 1 make tree builds the series branch"
-	echo "1..1"
+	not_ok "make tree builds the series branch"
+	tap_diag "$tmp/log"
+	tap_done
 	exit 1
 fi
 ok "make tree builds the series branch"
@@ -96,4 +94,4 @@ head=$(in_tree rev-parse HEAD)
 	"$tmp/tree" "$branch" > /dev/null 2>&1 &&
 	[ "$(in_tree rev-parse HEAD)" = "$head" ]
 check "make tree keeps a tree with work not written back" $?
-echo "1..$n"
+tap_done

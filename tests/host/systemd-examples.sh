@@ -23,7 +23,6 @@ for d in /usr/lib/systemd/system /lib/systemd/system; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
 
 # mkroot DIR [PREFIX]: systemd's own units (the examples' default
 # dependencies), the two example commands, the examples, and gpunice
@@ -53,15 +52,10 @@ verify() {
 		>"$tmp/out" 2>&1
 }
 
-check() { # check DESCRIPTION STATUS
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$tmp/out"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+# check DESCRIPTION STATUS: what the last verify printed on failure.
+check() { tap_result "$2" "$1" "$tmp/out"; }
 
 if [ -z "$units" ]; then
 	echo "not ok 1 - systemd's units are installed (sysinit.target)"
@@ -90,4 +84,4 @@ mkroot "$tmp/bare"
 check "transcode.service is refused where gpunice is not installed" $?
 ! verify "$tmp/bare" kiosk.service && grep -q 'gpunice' "$tmp/out"
 check "the drop-in's ExecStart is checked too (refused without gpunice)" $?
-echo "1..$n"
+tap_done
