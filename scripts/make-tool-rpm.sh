@@ -47,7 +47,8 @@ classes none, realtime, best-effort (GPU nice -20 to 19) and idle.
 
 It needs a Linux kernel with the gpunice patches (CONFIG_GPUPRIO); on
 other kernels it says so and changes nothing. The package also holds the
-man pages of the system calls and of /proc/PID/gpu_nice, bash completion,
+man pages of the system calls, of the <gpuprio.h> functions and of
+/proc/PID/gpu_nice, bash completion,
 and the <gpuprio.h> header for programs that set their own GPU priority.
 
 %install
@@ -62,6 +63,9 @@ cp -a "$stage/." %{buildroot}/
 /usr/share/man/man1/gpunice.1*
 /usr/share/man/man2/gpuprio_get.2*
 /usr/share/man/man2/gpuprio_set.2*
+/usr/share/man/man3/gpuprio.3*
+/usr/share/man/man3/gpuprio_pidfd_open.3*
+/usr/share/man/man3/gpuprio_supported.3*
 /usr/share/man/man5/proc_pid_gpu_nice.5*
 EOF
 
