@@ -38,7 +38,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
 .PHONY: all demo install tool hwbench hw-report deb check-deb patches tree refresh check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
-	check-guest checkpatch vm clean help
+	check-guest vm clean help
 
 all: kernel guest-bin
 
@@ -70,7 +70,29 @@ help:
 	@echo '  make install      gpunice, man pages, completion, headers'
 	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'
 	@echo '  make clean        remove $(OUT)'
-	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
+	@echo 'Building blocks (what make check runs, to run one alone):'
+	@echo '  make deps         every Debian package any target needs (as root)'
+	@echo '  make headers initramfs guest-bin   UAPI headers, guest programs, initramfs'
+	@echo '  make check-guest  boot the test kernel and run the guest suites'
+	@echo '  make check-host   the host suites (tests/run-host.sh)'
+	@echo '  make check-amdgpu check-patches   amdgpu build and KUnit boot; make patches'
+	@echo '  make check-arm64 check-deb check-rpm check-pacman check-nogpuprio'
+	@echo '                    the suites of make check-extra, one by one'
+	@echo '  make mutants-check  every mutant snippet still applies'
+	@echo 'Variables (current value or what it defaults to):'
+	@echo '  OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
+	@echo '  ARCH_CC=$(ARCH_CC)  compiler of the guest programs'
+	@echo '  KCONFIG_EXTRA=      config fragments merged after configs/gpuprio-test.config'
+	@echo '  GUEST_APPEND=       kernel command line added, e.g. gpunice.suites=20-gpunice'
+	@echo '                    kunit.filter_glob=gpuprio*'
+	@echo '  GUEST_TIMEOUT=900 GUEST_SMP=2   seconds before a guest is killed; QEMU -smp'
+	@echo '  CHECK_SUITES=$(CHECK_SUITES)'
+	@echo '  EFFECT_RUNS=$(EFFECT_RUNS) EFFECT_SECONDS=$(EFFECT_SECONDS) EFFECT_ALLOW_MISSED=1'
+	@echo '  BENCH_BOOTS=$(BENCH_BOOTS) BENCH_UPDATE_DOC=1 BENCH_ALLOW_MISSED=1'
+	@echo '  MUTANTS="id ..." MUTANTS_DRY=1'
+	@echo '  KCONFIG_DEB=$(KCONFIG_DEB) DEB_CONFIG_ONLY=1 LOCALMODCONFIG=1 LSMOD=file'
+	@echo '                    KDEB_DEBUG_INFO=1'
+	@echo '  PREFIX=/usr/local DESTDIR=   for make install'
 
 # Every Debian package any target needs (scripts/install-deps.sh), once,
 # as root; without root it only says what is missing. Debian's
