@@ -36,6 +36,8 @@ done
 
 # Patched files start from their pristine copy.
 while read -r p; do
+	# A patch's file names have no spaces: one word each.
+	# shellcheck disable=SC2013
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$repo/patches/$p"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"

@@ -32,16 +32,17 @@ trap 'rm -f "$log"' EXIT
 # shellcheck source=tests/lib/tap.sh
 . "$repo/tests/lib/tap.sh"
 
-echo "1..$(($(echo $objs | wc -w) + 1))"
+echo "1..$(($(echo "$objs" | wc -w) + 1))"
 
 # Configure again only when a fragment changed since the last time.
 cfg="$repo/configs/gpuprio-test.config $repo/configs/amdgpu-compile.config"
 fresh=1
 [ -f "$tree/.config" ] || fresh=0
 for f in $cfg; do
-	[ "$f" -nt "$tree/.config" ] && fresh=0
+	[ -n "$(find "$f" -newer "$tree/.config")" ] && fresh=0
 done
 : >"$log"
+# shellcheck disable=SC2086 # $cfg: a list of files
 if [ $fresh = 0 ]; then
 	echo "  CONFIG  $tree" >&2
 	$kmake -s tinyconfig >>"$log" 2>&1 &&
@@ -50,14 +51,17 @@ if [ $fresh = 0 ]; then
 	$kmake -s olddefconfig >>"$log" 2>&1
 fi
 missing=
+# One line: the symbols, separated by single spaces.
+# shellcheck disable=SC2086,SC2116
+symbols_line=$(echo $symbols)
 for s in $symbols; do
 	grep -qx "$s" "$tree/.config" 2>/dev/null || missing="$missing $s"
 done
 if [ -z "$missing" ]; then
-	ok "amdgpu: config has $(echo $symbols)"
+	ok "amdgpu: config has $symbols_line"
 else
 	echo "missing after olddefconfig:$missing" >>"$log"
-	not_ok "amdgpu: config has $(echo $symbols)"
+	not_ok "amdgpu: config has $symbols_line"
 	tail -n 40 "$log" | sed 's/^/# /'
 fi
 

@@ -16,7 +16,8 @@ trap 'rm -f "$log"' EXIT
 
 "$repo/scripts/sync-tree.sh" "$tarball" "$pristine" "$tree" >&2 || exit 1
 if [ ! -f "$tree/.config" ] ||
-   [ "$repo/configs/arm64-compile.config" -nt "$tree/.config" ]; then
+   [ -n "$(find "$repo/configs/arm64-compile.config" -newer \
+	"$tree/.config")" ]; then
 	$kmake tinyconfig >/dev/null &&
 	(cd "$tree" && ARCH=arm64 scripts/kconfig/merge_config.sh -m -Q \
 		.config "$repo/configs/arm64-compile.config" >/dev/null) &&

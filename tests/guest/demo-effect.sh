@@ -1,9 +1,11 @@
+# shellcheck shell=sh
 # The last step of make demo, sourced by demo.sh (its say/show/expect): a
 # game next to a GPU hog on simgpu, the simulated GPU behind drm_sched. The
 # frame loop runs throughout; the hog starts, then is lowered while it runs.
 # Per-second figures go to the console as "@@DEMO-FPS" lines, from which
 # tests/demo.sh draws the plot on the host.
 
+# shellcheck source=tests/guest/simgpu-load.sh
 . /tests/simgpu-load.sh
 
 # fps_of <from> <to>: the per-second fps of the frame loop between two

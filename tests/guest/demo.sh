@@ -35,8 +35,12 @@ expect()
 	fi
 }
 
+# Conditions for expect, which runs them as its arguments.
+# shellcheck disable=SC2317
 has() { grep -qF -e "$1" "$out"; }
+# shellcheck disable=SC2317
 status() { [ "$rc" -eq "$1" ]; }
+# shellcheck disable=SC2317
 gpu_nice() { cat "/proc/$1/gpu_nice"; }
 
 say "1. Nobody has set a GPU priority: the GPU follows the CPU nice"
@@ -111,12 +115,9 @@ show "gpunice -c idle cat /proc/self/gpu_nice"
 expect "idle" has "idle"
 kill "$sleeper" 2>/dev/null
 
-if [ -x /tests/demo-i915.sh ]; then
-	. /tests/demo-i915.sh
-fi
-
 # The effect on a simulated GPU: tests/guest/demo-effect.sh.
 if [ -f /tests/demo-effect.sh ]; then
+	# shellcheck source=tests/guest/demo-effect.sh
 	. /tests/demo-effect.sh
 fi
 

@@ -31,6 +31,7 @@ emit() { # emit <scenario> <run> <role> <file>
 	grep -v '^gpuload: ' "$4" | sed "s/^/@@EFFECT $1 $2 stderr /"
 }
 
+# shellcheck source=tests/guest/simgpu-load.sh
 . /tests/simgpu-load.sh
 
 hog_pid=

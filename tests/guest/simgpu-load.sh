@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by the guest scripts that use simgpu (effect.sh, demo-effect.sh):
 # load_simgpu CREDITS loads it afresh with that credit limit and waits for
 # its render node; no file may be open on it. Where simgpu is built in, only
