@@ -87,6 +87,7 @@ install-deps		tests/host/install-deps.sh "$repo"
 hw-report		tests/host/hw-report.sh "$repo"
 docs-addresses		tests/host/docs-addresses.sh "$repo"
 systemd-examples	tests/host/systemd-examples.sh "$repo"
+shellcheck		tests/host/shellcheck.sh "$repo"
 '
 
 # A suite that never ends its TAP fails: every result starts as a failure.
