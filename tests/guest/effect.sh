@@ -203,18 +203,21 @@ scenario() { # scenario <name> <run>
 
 # --- shares between busy clients ------------------------------------------
 
-# The busy time simgpu accounts to the one DRM file of process $1
-# (drm-engine-sim0 of its fdinfo, ns), or - if it has none.
-busy_of() { # busy_of <pid>
-	for f in /proc/"$1"/fdinfo/*; do
-		v=$(sed -n 's/^drm-engine-sim0:[[:space:]]*\([0-9]*\) ns$/\1/p' \
-			"$f" 2>/dev/null)
-		if [ -n "$v" ]; then
-			echo "$v"
-			return
-		fi
+# The busy time simgpu accounts to the one DRM file of each process
+# (drm-engine-sim0 of its fdinfo, ns), or - if it has none; one awk reads
+# them all, so that the clients' figures are taken at about one moment.
+busy_all() { # busy_all <pid>...
+	files=/dev/null
+	for p in "$@"; do
+		# busybox awk stops at a file it cannot open
+		[ -d /proc/"$p"/fdinfo ] && files="$files /proc/$p/fdinfo/*"
 	done
-	echo -
+	# shellcheck disable=SC2086 # $files: globs on purpose
+	awk -v pids="$*" '
+	BEGIN { n = split(pids, p, " "); for (i = 1; i <= n; i++) v[p[i]] = "-" }
+	/^drm-engine-sim0:/ { split(FILENAME, f, "/"); v[f[3]] = $2 }
+	END { for (i = 1; i <= n; i++) printf "%s ", v[p[i]] }' \
+		$files 2>/dev/null
 }
 
 # share <name> <run> <run queue:prefix>...: one busy client (a hog of
@@ -262,16 +265,12 @@ share() {
 	done
 	sleep 0.3
 	t0=$(gpuload --now)
-	b0=
-	for p in $pids; do
-		b0="$b0 $(busy_of "$p")"
-	done
+	# shellcheck disable=SC2086 # $pids: words
+	b0=$(busy_all $pids)
 	sleep $share_secs
 	t1=$(gpuload --now)
-	b1=
-	for p in $pids; do
-		b1="$b1 $(busy_of "$p")"
-	done
+	# shellcheck disable=SC2086
+	b1=$(busy_all $pids)
 	# The clients that close their file are sent SIGUSR1 now.
 	closing=
 	i=1
