@@ -151,6 +151,8 @@ SHARE_CASES = [
      share_run(('normal', 'normal'), (0.5, 0.49)), True),
     ('share-equal: an engine busy 0.6 of the window is void', 'share-equal',
      share_run(N2, (0.3, 0.3)), True),
+    ('share-equal: an engine busy 0.85 of the window counts (a guest '
+     'stall)', 'share-equal', share_run(N2, (0.43, 0.42)), False),
     ('share-equal: a run under round robin is void', 'share-equal',
      share_run(N2, (0.5, 0.49), policy='0'), True),
     ('rr-share-equal: a run under round robin counts', 'rr-share-equal',
