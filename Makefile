@@ -319,14 +319,16 @@ check-nogpuprio: initramfs
 
 # --- make effect ------------------------------------------------------------
 # What GPU priority does to a foreground app's frame rate, on simgpu, the
-# simulated GPU behind a real drm_gpu_scheduler (tests/simgpu): the test
-# kernel boots once with gpunice.effect (tests/guest/effect.sh runs
-# tests/simgpu/gpuload in every scenario), tests/effect/report.py prints the
-# table and, when every run was valid and every target met, writes it with
-# its plot into docs/EFFECT.md. A void run or a missed target fails. Not in
-# make check. EFFECT_RUNS: runs per scenario (medians), EFFECT_SECONDS:
-# seconds per run, EFFECT_ALLOW_MISSED=1: a missed target is only reported
-# (for exploration; docs/EFFECT.md is still left alone).
+# simulated GPU behind a real drm_gpu_scheduler (tests/simgpu), and the
+# GPU time shares of busy clients: the test kernel boots with gpunice.effect
+# (tests/guest/effect.sh runs tests/simgpu/gpuload in every scenario), then
+# again with gpu_sched.sched_policy=0 for the round-robin rows;
+# tests/effect/report.py prints the tables and, when every run was valid
+# and every target met, writes them with the plot into docs/EFFECT.md. A
+# void run or a missed target fails. Not in make check. EFFECT_RUNS: runs
+# per scenario (medians), EFFECT_SECONDS: seconds per run,
+# EFFECT_ALLOW_MISSED=1: a missed target is only reported (for
+# exploration; docs/EFFECT.md is still left alone).
 GUEST_PROGS += $(TESTBIN)/gpuload
 guest-bin: $(TESTBIN)/gpuload
 $(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \

@@ -8,11 +8,29 @@ tests/guest/effect.sh), take each scenario's median over its runs, and write
   <dir>/effect.png    the plot (gnuplot): fps ratio per scenario, the sweep's
                       p99 latency against its bound, the live run over time
 
-then print the tables and, last, the line
-  effect: alone=F contended=R gpunice10=R idle=R cpunice10=R live=R raised=R
-          tabs=R p50_alone=Xms p50_lowered=Yms
-(fps alone, the other scenarios' fps ratios to it, and the foreground's
-median latency alone and next to a hog lowered with gpunice -n 10).
+then print the tables and, last, the lines
+  effect: alone=F p50_alone=Xms p99_alone=Xms contended=R,p50xL,p99xL ...
+          p50_lowered=Yms
+(fps alone and the foreground's latency alone; per scenario its fps ratio
+to alone and its p50 and p99 latency as a multiple of alone's; the
+foreground's median latency next to a hog lowered with gpunice -n 10) and
+  share: fifo equal=S equal3=S n10=S idle=S raised=S starve_ms=M
+         close_ms=C rr equal=S ...
+(the GPU time share of the second client of each share scenario, from
+the drm-engine-* busy time of its DRM file; the longest time the lowered
+client was ready with no job run; how long close() of its file blocked).
+
+The round-robin rows (rr-*) come from a second boot with
+gpu_sched.sched_policy=0, whose console log is <dir>/rr/console.log; every
+run names the policy it ran under and is void under another one.
+
+A share run (two or three busy clients, share_void_reasons()) is void
+unless every client ran without error with all its jobs on its run queue,
+its fdinfo busy time was read at both ends of the window, it was
+submitting over the whole window, and the engine was busy for at least
+0.8 of it. Its target follows 6.12's strict priorities: clients of the
+highest run queue present split the time equally (each within 15 % of
+1/k), any lower one gets under 2 %.
 
 A run is void, and reported, unless it is what its scenario says
 (valid()): every foreground job armed on the expected drm_sched run queue,
@@ -73,7 +91,54 @@ SCENARIOS = [
      "process's main thread set GPU nice 10 on itself", None),
     ('driver-pidfd', 'as driver-thread, but GPU nice 10 set on the whole '
      'process with GPUPRIO_WHO_PIDFD', ('>=', 0.95)),
+    # The round-robin boot (gpu_sched.sched_policy=0).
+    ('rr-alone', 'no hog; round robin', None),
+    ('rr-contended', 'hog (4 ms jobs, depth 4) at default priorities; '
+     'round robin', None),
+    ('rr-gpunice10', 'hog started with gpunice -n 10; round robin',
+     ('>=', 0.95)),
 ]
+# The hog's queue depth swept (shorter runs), at defaults and lowered with
+# gpunice -n 10; depth 4 is contended and gpunice10. Reported, no target.
+DEPTHS = (2, 3, 4, 6)
+DEPTH = re.compile(r'^depth(\d+)(-low)?$')
+# drm_sched's sched_policy each scenario must have run under.
+POLICY_NAMES = {'0': 'rr', '1': 'fifo'}
+
+
+# The rows the others' ratios divide by, per policy.
+BASES = ('alone', 'rr-alone')
+
+
+def want_policy(scen):
+    return '0' if scen.startswith('rr-') else '1'
+
+
+# Share scenarios: name, setup, the run queue of each client in order (the
+# first the highest). Their run-queue words and gpunice prefixes are in
+# tests/guest/effect.sh's share_scenario().
+SHARES = [
+    ('share-equal', 'two busy clients at default priorities',
+     ('normal', 'normal')),
+    ('share-equal3', 'three busy clients at default priorities',
+     ('normal', 'normal', 'normal')),
+    ('share-n10', 'a client at defaults and one started with gpunice -n 10',
+     ('normal', 'low')),
+    ('share-idle', 'a client at defaults and one started with gpunice -c '
+     'idle', ('normal', 'low')),
+    ('share-raised', 'a client started by root with gpunice -n -5 and one '
+     'at defaults', ('high', 'normal')),
+    ('share-close', 'as share-n10; after the window the lowered client '
+     'closes its DRM file, the other stops 1 s later', ('normal', 'low')),
+]
+SHARE_SETS = (('fifo', ''), ('rr', 'rr-'))
+# The engine must be this busy over a share window (as a hog must be next
+# to the foreground: the guest stalls now and then on a loaded host); an
+# equal share within this of 1/k; a lower run queue's share under this.
+SHARE_BUSY_MIN = 0.8
+SHARE_EQUAL_TOL = 0.15
+SHARE_LOW_MAX = 0.02
+RQ_RANK = {'kernel': 0, 'high': 1, 'normal': 2, 'low': 3}
 # What gpuload must have run (its mode=), so a run is of its scenario.
 MODES = {'tabs': 'tabs', 'gpu-thread': 'gpu-thread', 'shared': 'shared'}
 SWEEP = re.compile(r'^sweep-c(\d+)-j(\d+)$')
@@ -91,18 +156,30 @@ def kv(text):
 
 
 def load(results):
-    """{scenario: {run: record}}, guest info, errors."""
+    """{scenario: {run: record}}, guest info, errors: of the default boot's
+    console log and, if there, the round-robin boot's (info keys of the
+    latter prefixed rr_)."""
     runs, info, errors = {}, {}, []
-    path = os.path.join(results, 'console.log')
+    load_log(os.path.join(results, 'console.log'), runs, info, errors, '')
+    rr = os.path.join(results, 'rr', 'console.log')
+    if os.path.exists(rr):
+        load_log(rr, runs, info, errors, 'rr_')
+    return runs, info, errors
+
+
+CLIENT = re.compile(r'^c(\d+)$')
+
+
+def load_log(path, runs, info, errors, prefix):
     with open(path, errors='replace') as fp:
         for raw in fp:
             line = raw.replace('\r', '').rstrip('\n')
             if line.startswith('@@EFFECT info '):
                 key, _, val = line[len('@@EFFECT info '):].partition(' ')
-                info[key] = val
+                info[prefix + key] = val
                 continue
             if line.startswith('@@EFFECT error '):
-                errors.append(line[len('@@EFFECT error '):])
+                errors.append(prefix + line[len('@@EFFECT error '):])
                 continue
             m = LINE.match(line)
             if not m or m.group(1) == 'progress':
@@ -110,9 +187,27 @@ def load(results):
             scen, run, role, rest = m.groups()
             rec = runs.setdefault(scen, {}).setdefault(run, {
                 'fg': None, 'hog': None, 'seconds': [], 'marks': [],
-                'changes': [], 'want': None, 'stderr': []})
+                'changes': [], 'want': None, 'stderr': [],
+                'window': None, 'busy': {}, 'clients': {}})
+            c = CLIENT.match(role)
             if role == 'want':
                 rec['want'] = kv(rest)
+            elif role == 'window':
+                rec['window'] = kv(rest)
+            elif role == 'busy':
+                b = kv(rest)
+                rec['busy'][b.get('client')] = b
+            elif role == 'depth':
+                rec['depth'] = rest
+            elif c:
+                cl = rec['clients'].setdefault(c.group(1), {
+                    'res': None, 'changes': []})
+                if rest.startswith('mode='):
+                    cl['res'] = kv(rest)
+                elif ' rq=' in rest:
+                    cl['changes'].append(kv(rest))
+                else:
+                    rec['stderr'].append(rest)
             elif role == 'stderr':
                 rec['stderr'].append(rest)
             elif rest.startswith('mode='):
@@ -127,7 +222,6 @@ def load(results):
                 rec['changes'].append(kv(rest))
             else:
                 rec['stderr'].append(rest)
-    return runs, info, errors
 
 
 def host_info(results):
@@ -154,6 +248,10 @@ def void_reasons(scen, rec):
     if want is None:
         return ['no expectation']
     why = []
+    pol = want.get('policy')
+    if pol != want_policy(scen):
+        why.append('ran under sched_policy=%s, want %s' % (
+            pol, want_policy(scen)))
     mode = MODES.get(scen, 'frame')
     if fg.get('mode') != mode:
         why.append('fg ran mode=%s, want %s' % (fg.get('mode'), mode))
@@ -183,6 +281,10 @@ def void_reasons(scen, rec):
             (driver, pidfd):
         why.append('hog driver_thread=%s pidfd=%s, want %s %s' % (
             hog.get('driver_thread'), hog.get('pidfd'), driver, pidfd))
+    d = DEPTH.match(scen)
+    depth = d.group(1) if d else '4'
+    if not tabs and hog.get('depth') != depth:
+        why.append('hog depth=%s, want %s' % (hog.get('depth'), depth))
     hogq = rq_counts(hog, prefix)
     jobs = sum(hogq.values())
     if scen == 'live':
@@ -257,17 +359,25 @@ class Scenario:
                      if a is not None] if name == 'live' else []
         self.ratio = None
         self.ratios = []
+        self.p50x = self.p99x = None
+        self.policies = sorted({POLICY_NAMES.get(r['want'].get('policy'),
+                                                 '?') for r in self.recs})
 
-    def set_base(self, base):
+    def set_base(self, base, alone=None):
+        """base: the fps alone; alone: the Scenario alone, whose median
+        latencies the latency ratios divide by."""
         if base and self.fps:
             self.ratio = med(self.fps) / base
             self.ratios = [f / base for f in self.fps]
+        if alone is not None and alone.p50 and self.p50:
+            self.p50x = med(self.p50) / med(alone.p50)
+            self.p99x = med(self.p99) / med(alone.p99)
 
     def verdict(self):
         if self.ratio is None:
             return 'n/a (no valid run)'
         if not self.target:
-            return 'reported' if self.name != 'alone' else ''
+            return 'reported' if self.name not in BASES else ''
         op, val = self.target
         ok = self.ratio <= val if op == '<=' else self.ratio >= val
         return 'met' if ok else 'MISSED'
@@ -290,9 +400,14 @@ class Scenario:
                             else '-')
 
 
-HEAD = ['scenario', 'setup', 'runs', 'fps', 'fps min-max', 'ratio',
-        'ratio min-max', 'p50 ms', 'p99 ms', 'missed/run',
-        'jobs per drm_sched run queue fg / hog', 'target', 'verdict']
+HEAD = ['scenario', 'policy', 'setup', 'runs', 'fps', 'fps min-max',
+        'ratio', 'ratio min-max', 'p50 ms', 'p99 ms', 'p50 x alone',
+        'p99 x alone', 'missed/run', 'jobs per drm_sched run queue fg / hog',
+        'target', 'verdict']
+
+
+def xfmt(v):
+    return '%.2f' % v if v is not None else '-'
 
 
 def scenario_rows(scens):
@@ -303,12 +418,13 @@ def scenario_rows(scens):
             what += ' (acted after %.1f ms, %s)' % (
                 med(s.acts), spread(s.acts) + ' ms')
         rows.append([
-            s.name, what, '%d' % len(s.recs),
+            s.name, ','.join(s.policies) or '-', what, '%d' % len(s.recs),
             '%.2f' % med(s.fps) if s.fps else '-', spread(s.fps),
             '%.3f' % s.ratio if s.ratio is not None else '-',
-            spread(s.ratios, '%.3f') if s.name != 'alone' else '-',
+            spread(s.ratios, '%.3f') if s.name not in BASES else '-',
             '%.2f' % med(s.p50) if s.p50 else '-',
             '%.2f' % med(s.p99) if s.p99 else '-',
+            xfmt(s.p50x), xfmt(s.p99x),
             '%g' % med(s.missed) if s.missed else '-',
             s.jobs_on(),
             '%s %.2f' % s.target if s.target else '',
@@ -367,22 +483,266 @@ def sweep_rows(cells):
 
 
 def effect_line(scens):
+    """fps alone and its latency, then per scenario the fps ratio and the
+    latency as a multiple of alone's (p50, p99): a lowered hog keeps the
+    fps, not the foreground's latency alone."""
     by = {s.name: s for s in scens}
-    parts = []
+    alone = by['alone']
+    parts = ['alone=%s' % ('%.1f' % med(alone.fps) if alone.fps else 'n/a')]
+    for key, v in (('p50_alone', alone.p50), ('p99_alone', alone.p99)):
+        parts.append('%s=%s' % (key, '%.2fms' % med(v) if v else 'n/a'))
     for name, _, _ in SCENARIOS:
         s = by[name]
-        if name == 'alone':
-            parts.append('alone=%s' % ('%.1f' % med(s.fps) if s.fps
-                                       else 'n/a'))
-        else:
-            parts.append('%s=%s' % (name, '%.2f' % s.ratio
-                                    if s.ratio is not None else 'n/a'))
-    # Latency next to the frame rate: a lowered hog keeps the fps, not
-    # the foreground's latency alone.
-    for key, name in (('p50_alone', 'alone'), ('p50_lowered', 'gpunice10')):
-        p50 = by[name].p50
-        parts.append('%s=%s' % (key, '%.2fms' % med(p50) if p50 else 'n/a'))
+        if name in ('alone', 'rr-alone'):
+            continue
+        part = '%s=%s' % (name, '%.2f' % s.ratio if s.ratio is not None
+                          else 'n/a')
+        if s.p50x is not None:
+            part += ',p50x%.1f,p99x%.1f' % (s.p50x, s.p99x)
+        parts.append(part)
+    p50 = by['gpunice10'].p50
+    parts.append('p50_lowered=%s' % ('%.2fms' % med(p50) if p50 else 'n/a'))
     return 'effect: ' + ' '.join(parts)
+
+
+# --- the hog-depth sweep ---------------------------------------------------
+
+DEPTH_HEAD = ['hog depth', 'runs default / lowered', 'default: fps ratio',
+              'p50 x alone', 'p99 x alone', 'lowered (gpunice -n 10): '
+              'fps ratio', 'p50 x alone', 'p99 x alone']
+
+
+def depth_scens(runs, base, alone, by):
+    """{(depth, lowered): Scenario}; depth 4 is contended and gpunice10."""
+    out = {}
+    for d in DEPTHS:
+        for low in (False, True):
+            if d == 4:
+                out[(d, low)] = by['gpunice10' if low else 'contended']
+                continue
+            name = 'depth%d%s' % (d, '-low' if low else '')
+            sc = Scenario(name, '', None, runs.get(name, {}).values())
+            sc.set_base(base, alone)
+            out[(d, low)] = sc
+    return out
+
+
+def depth_rows(ds):
+    rows = []
+    for d in DEPTHS:
+        a, b = ds[(d, False)], ds[(d, True)]
+        rows.append(['%d' % d, '%d / %d' % (len(a.recs), len(b.recs))] + [
+            '%.3f' % x.ratio if x.ratio is not None else '-' for x in (a,)] +
+            [xfmt(a.p50x), xfmt(a.p99x)] +
+            ['%.3f' % b.ratio if b.ratio is not None else '-',
+             xfmt(b.p50x), xfmt(b.p99x)])
+    return rows
+
+
+# --- shares between busy clients -------------------------------------------
+
+def predicted_shares(rqs):
+    """6.12's strict priorities: the clients of the highest run queue
+    present split the engine equally, any other gets nothing while they
+    stay ready (FIFO and round robin only order one run queue)."""
+    top = min(RQ_RANK[q] for q in rqs)
+    k = sum(1 for q in rqs if RQ_RANK[q] == top)
+    return [1.0 / k if RQ_RANK[q] == top else 0.0 for q in rqs]
+
+
+def num(v):
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def share_void_reasons(scen, rec, rqs):
+    """Why a share run does not show what it says; [] if it does."""
+    why = []
+    win = rec.get('window')
+    if not win:
+        return ['no window']
+    if win.get('policy') != want_policy(scen):
+        why.append('ran under sched_policy=%s, want %s' % (
+            win.get('policy'), want_policy(scen)))
+    t0, t1 = num(win.get('t0_ns')), num(win.get('t1_ns'))
+    if t0 is None or t1 is None or t1 <= t0:
+        return why + ['no window times']
+    if win.get('clients') != str(len(rqs)) or \
+            len(rec['clients']) != len(rqs):
+        why.append('%s clients, want %d' % (len(rec['clients']), len(rqs)))
+    total = 0
+    for i, q in enumerate(rqs):
+        cl = rec['clients'].get(str(i))
+        res = cl and cl['res']
+        if not res:
+            why.append('client %d: no result' % i)
+            continue
+        if res.get('mode') != 'hog' or res.get('error') != '0':
+            why.append('client %d: mode=%s error=%s' % (
+                i, res.get('mode'), res.get('error')))
+        cq = rq_counts(res)
+        jobs = sum(cq.values())
+        if not jobs or cq[q] != jobs:
+            why.append('client %d: jobs per run queue %s, want all on %s'
+                       % (i, fmt_rq(cq), q))
+        start, stop = num(res.get('start_ns')), num(res.get('stop_ns'))
+        if start is None or stop is None or start > t0 or stop < t1:
+            why.append('client %d: submitting from %s to %s ns, not over '
+                       'the window %d-%d' % (i, start, stop, t0, t1))
+        b = rec['busy'].get(str(i), {})
+        b0, b1 = num(b.get('b0')), num(b.get('b1'))
+        if b0 is None or b1 is None or b1 < b0:
+            why.append('client %d: no drm-engine busy time in its fdinfo '
+                       '(b0=%s b1=%s)' % (i, b.get('b0'), b.get('b1')))
+        else:
+            total += b1 - b0
+    busy = total / (t1 - t0)
+    if busy < SHARE_BUSY_MIN:
+        why.append('engine busy %.3f of the window, under %.1f' % (
+            busy, SHARE_BUSY_MIN))
+    if scen.endswith('share-close'):
+        res = (rec['clients'].get('1') or {}).get('res') or {}
+        if 'close_ms' not in res:
+            why.append('the lowered client did not close its file')
+    return why
+
+
+def run_shares(rec, n):
+    """Each client's share of the busy time the window's clients had."""
+    d = []
+    for i in range(n):
+        b = rec['busy'][str(i)]
+        d.append(int(b['b1']) - int(b['b0']))
+    total = sum(d)
+    return [x / total for x in d]
+
+
+class Share:
+    def __init__(self, name, what, rqs, recs):
+        self.name, self.what, self.rqs = name, what, rqs
+        recs = list(recs)
+        self.recs = [r for r in recs if not share_void_reasons(name, r, rqs)]
+        self.bad = len(recs) - len(self.recs)
+        self.predicted = predicted_shares(rqs)
+        self.shares = [run_shares(r, len(rqs)) for r in self.recs]
+        self.policies = sorted({POLICY_NAMES.get(r['window'].get('policy'),
+                                                 '?') for r in self.recs})
+        top = [i for i, p in enumerate(self.predicted) if p > 0]
+        low = [i for i, p in enumerate(self.predicted) if not p]
+        # The starved client (the first lower one): its longest gap and
+        # the time the higher one (client 0) was submitting.
+        self.starve, self.high_ms, self.wait, self.close = [], [], [], []
+        self.close_after = []
+        for r in self.recs:
+            if not low:
+                break
+            res = r['clients'][str(low[0])]['res']
+            # A client that closed its file at the mark never waited for
+            # its starved jobs: its longest gap is not known.
+            if 'close_ms' not in res:
+                self.starve.append(float(res.get('max_gap_ms', 'nan')))
+            self.wait.append(float(res.get('max_wait_ms', 'nan')))
+            hi = r['clients'][str(top[0])]['res']
+            self.high_ms.append((int(hi['stop_ns']) - int(hi['start_ns']))
+                                / 1e6)
+            if 'close_ms' in res:
+                self.close.append(float(res['close_ms']))
+                # close() returned this long after the other client was
+                # told to stop
+                self.close_after.append(
+                    (int(res['mark_ns']) + float(res['close_ms']) * 1e6 -
+                     int(r['window']['stop_ns'])) / 1e6)
+
+    def med_shares(self):
+        if not self.shares:
+            return None
+        return [med([s[i] for s in self.shares])
+                for i in range(len(self.rqs))]
+
+    def verdict(self):
+        m = self.med_shares()
+        if m is None:
+            return 'n/a (no valid run)'
+        for got, want in zip(m, self.predicted):
+            if want and abs(got / want - 1) > SHARE_EQUAL_TOL:
+                return 'MISSED'
+            if not want and got >= SHARE_LOW_MAX:
+                return 'MISSED'
+        return 'met'
+
+    def target(self):
+        parts = []
+        if sum(1 for p in self.predicted if p) > 1:
+            parts.append('equal within %d %%' % round(SHARE_EQUAL_TOL * 100))
+        if any(not p for p in self.predicted):
+            parts.append('lower < %g %%' % (SHARE_LOW_MAX * 100))
+        return ', '.join(parts)
+
+
+SHARE_HEAD = ['scenario', 'policy', 'setup (clients in order, run queue)',
+              'runs', 'GPU time share per client', 'min-max',
+              'predicted (strict priority)', 'starved ms (longest gap of '
+              'the lower client)', 'higher client busy ms',
+              'fence wait max ms', 'close() ms (after the higher stopped)',
+              'target', 'verdict']
+
+
+def share_list(runs):
+    out = []
+    for pol, prefix in SHARE_SETS:
+        for name, what, rqs in SHARES:
+            if pol == 'rr' and name == 'share-close':
+                continue
+            name = prefix + name
+            out.append(Share(name, what, rqs, runs.get(name, {}).values()))
+    return out
+
+
+def share_rows(shares):
+    rows = []
+    for s in shares:
+        m = s.med_shares()
+        rng = ' / '.join(spread([x[i] for x in s.shares], '%.3f')
+                         for i in range(len(s.rqs))) if s.shares else '-'
+        rows.append([
+            s.name, ','.join(s.policies) or '-',
+            '%s (%s)' % (s.what, ', '.join(s.rqs)), '%d' % len(s.recs),
+            ' / '.join('%.3f' % x for x in m) if m else '-', rng,
+            ' / '.join('%.3f' % x for x in s.predicted),
+            '%.0f' % med(s.starve) if s.starve else '-',
+            '%.0f' % med(s.high_ms) if s.high_ms else '-',
+            '%.0f' % med(s.wait) if s.wait else '-',
+            '%.0f (%+.0f)' % (med(s.close), med(s.close_after))
+            if s.close else '-',
+            s.target(), s.verdict()])
+    return rows
+
+
+# The figure of each share scenario on the share: line: its second client.
+SHARE_KEYS = (('equal', 'share-equal'), ('equal3', 'share-equal3'),
+              ('n10', 'share-n10'), ('idle', 'share-idle'),
+              ('raised', 'share-raised'))
+
+
+def share_line(shares):
+    by = {s.name: s for s in shares}
+    parts = []
+    for pol, prefix in SHARE_SETS:
+        parts.append(pol)
+        for key, name in SHARE_KEYS:
+            s = by.get(prefix + name)
+            m = s.med_shares() if s else None
+            parts.append('%s=%s' % (key, '%.2f' % m[-1] if m else 'n/a'))
+        st = by.get(prefix + 'share-n10')
+        parts.append('starve_ms=%s' % ('%.0f' % med(st.starve)
+                                       if st and st.starve else 'n/a'))
+        if pol == 'fifo':
+            cl = by.get('share-close')
+            parts.append('close_ms=%s' % ('%.0f' % med(cl.close)
+                                          if cl and cl.close else 'n/a'))
+    return 'share: ' + ' '.join(parts)
 
 
 def plot(results, scens, cells, runs):
@@ -494,6 +854,10 @@ POLICIES = {'0': 'round robin (sched_policy=0)',
 
 def machine(info, host, scens):
     n = max((len(s.recs) + len(s.bad) for s in scens), default=0)
+    pol = POLICIES.get(info.get('sched_policy'),
+                       info.get('sched_policy', '?'))
+    rr = POLICIES.get(info.get('rr_sched_policy'),
+                      info.get('rr_sched_policy', 'not booted'))
     over = alone_overhead(scens)
     return ([over] if over else []) + [
         'host: %s CPU(s), %s, load %s; %s, %s' % (
@@ -501,11 +865,10 @@ def machine(info, host, scens):
             host.get('host_load', '?'), host.get('qemu', '?'),
             host.get('accel', '?')),
         'guest kernel %s; clocksource %s; hrtimer resolution %s ns; '
-        'drm_sched policy %s' % (
+        'drm_sched policy read in the guest: %s; rr-* rows from a second '
+        'boot with gpu_sched.sched_policy=0, read back: %s' % (
             info.get('kernel', '?'), info.get('clocksource', '?'),
-            info.get('hrtimer_resolution_ns', '?'),
-            POLICIES.get(info.get('sched_policy'),
-                         info.get('sched_policy', '?'))),
+            info.get('hrtimer_resolution_ns', '?'), pol, rr),
         'foreground: %s; hog: %s; simgpu credit limit %s unless swept' % (
             info.get('frame', '?'), info.get('hog', '?'),
             info.get('credits_default', '?')),
@@ -514,7 +877,44 @@ def machine(info, host, scens):
         ' %d runs per scenario; %s' % (
             info.get('runs', '?'), info.get('seconds', '?'), n,
             host.get('date', '')),
+        'depth sweep: %s s per run; shares: %s, the window in which '
+        'every client stays busy; GPU time from each client\'s fdinfo '
+        'drm-engine-sim0' % (info.get('depth_seconds', '?'),
+                             info.get('share', '?')),
     ]
+
+
+SHARE_RQS = {prefix + name: rqs for _, prefix in SHARE_SETS
+             for name, _, rqs in SHARES}
+
+
+def is_share(scen):
+    return scen in SHARE_RQS
+
+
+def write_share_csv(results, runs):
+    with open(os.path.join(results, 'shares.csv'), 'w', newline='') as fp:
+        w = csv.writer(fp)
+        w.writerow(['scenario', 'run', 'valid', 'policy', 'client', 'rq',
+                    'busy_ns', 'share', 'max_gap_ms', 'max_wait_ms',
+                    'close_ms', 'void'])
+        for scen in sorted(runs):
+            if not is_share(scen):
+                continue
+            rqs = SHARE_RQS[scen]
+            for run, r in sorted(runs[scen].items()):
+                why = share_void_reasons(scen, r, rqs)
+                sh = run_shares(r, len(rqs)) if not why else None
+                for i, q in enumerate(rqs):
+                    res = (r['clients'].get(str(i)) or {}).get('res') or {}
+                    b = r['busy'].get(str(i), {})
+                    w.writerow([
+                        scen, run, int(not why),
+                        (r['window'] or {}).get('policy'), i, q,
+                        (num(b.get('b1')) or 0) - (num(b.get('b0')) or 0),
+                        '%.4f' % sh[i] if sh else '', res.get('max_gap_ms'),
+                        res.get('max_wait_ms'), res.get('close_ms'),
+                        '; '.join(why)])
 
 
 def write_csv(results, runs):
@@ -525,6 +925,8 @@ def write_csv(results, runs):
                     'fg_rq', 'fg_contended', 'fg_busy', 'hog_rq',
                     'hog_jobs', 'hog_busy', 'act_ms', 'void'])
         for scen in sorted(runs):
+            if is_share(scen):
+                continue
             for run, r in sorted(runs[scen].items()):
                 fg, hog = r['fg'] or {}, r['hog'] or {}
                 tabs = 'bg_jobs' in fg
@@ -545,6 +947,54 @@ def write_csv(results, runs):
                             '; '.join(why)])
 
 
+class Verdict:
+    """Everything judged from the runs: the light-foreground scenarios
+    (with the round-robin and depth rows), the sweep cells, the shares,
+    the void or missing runs (problems) and the missed targets."""
+
+    def __init__(self, runs, errors=()):
+        self.scens = [Scenario(name, what, target,
+                               runs.get(name, {}).values())
+                      for name, what, target in SCENARIOS]
+        by = {s.name: s for s in self.scens}
+        self.base = med(by['alone'].fps)
+        rr_base = med(by['rr-alone'].fps)
+        for s in self.scens:
+            rr = s.name.startswith('rr-')
+            s.set_base(rr_base if rr else self.base,
+                       by['rr-alone' if rr else 'alone'])
+        self.depths = depth_scens(runs, self.base, by['alone'], by)
+        self.cells = sweep_cells(runs)
+        self.shares = share_list(runs)
+        problems = list(errors)
+        for name in sorted(runs):
+            for run, r in sorted(runs[name].items()):
+                if is_share(name):
+                    why = share_void_reasons(name, r, SHARE_RQS[name])
+                else:
+                    why = void_reasons(name, r)
+                if why:
+                    problems.append('%s run %s is void: %s%s' % (
+                        name, run, '; '.join(why),
+                        (' (' + ' '.join(r['stderr'])[:200] + ')')
+                        if r['stderr'] else ''))
+        missing = [s.name for s in self.scens if s.ratio is None] + \
+            ['depth %d%s' % (d, ' lowered' if low else '')
+             for (d, low), s in sorted(self.depths.items())
+             if s.ratio is None] + \
+            [s.name for s in self.shares if not s.recs]
+        if not self.cells or any(not c['p99'] for c in self.cells):
+            missing.append('a sweep cell')
+        if missing:
+            problems.append('no valid run of: %s' % ', '.join(missing))
+        self.problems = problems
+        self.missed = [s.name for s in self.scens
+                       if s.verdict() == 'MISSED'] + \
+            ['sweep credits %d job %d ms' % (c['credits'], c['job'])
+             for c in self.cells if sweep_verdict(c) == 'MISSED'] + \
+            [s.name for s in self.shares if s.verdict() == 'MISSED']
+
+
 def main():
     args = sys.argv[1:]
     doc = None
@@ -558,53 +1008,41 @@ def main():
     results = args[0]
     runs, info, errors = load(results)
     host = host_info(results)
-    scens = [Scenario(name, what, target, runs.get(name, {}).values())
-             for name, what, target in SCENARIOS]
-    base = med(scens[0].fps)
-    for s in scens:
-        s.set_base(base)
-    cells = sweep_cells(runs)
+    v = Verdict(runs, errors)
+    scens, cells = v.scens, v.cells
     write_csv(results, runs)
+    write_share_csv(results, runs)
 
     table = scenario_rows(scens)
     stable = sweep_rows(cells)
+    dtable = depth_rows(v.depths)
+    shtable = share_rows(v.shares)
     mach = machine(info, host, scens)
-    md = markdown(HEAD, table) + '\n' + markdown(SWEEP_HEAD, stable)
+    md = markdown(HEAD, table) + '\n' + markdown(DEPTH_HEAD, dtable) + \
+        '\n' + markdown(SWEEP_HEAD, stable) + '\n' + \
+        markdown(SHARE_HEAD, shtable)
     line = effect_line(scens)
+    sline = share_line(v.shares)
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
-    png = plot(results, scens, cells, runs)
+    png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
+               cells, runs)
 
     print()
     for m in mach:
         print('  ' + m)
+    for t_head, t in ((HEAD, table), (DEPTH_HEAD, dtable),
+                      (SWEEP_HEAD, stable), (SHARE_HEAD, shtable)):
+        print()
+        print_table(t_head, t)
     print()
-    print_table(HEAD, table)
-    print()
-    print_table(SWEEP_HEAD, stable)
-    print()
-    problems = list(errors)
-    for name in sorted(runs):
-        for run, r in sorted(runs[name].items()):
-            why = void_reasons(name, r)
-            if why:
-                problems.append('%s run %s is void: %s%s' % (
-                    name, run, '; '.join(why),
-                    (' (' + ' '.join(r['stderr'])[:200] + ')')
-                    if r['stderr'] else ''))
-    missing = base is None or any(s.ratio is None for s in scens[1:]) or \
-        not cells or any(not c['p99'] for c in cells)
-    if missing:
-        problems.append('a scenario or sweep cell has no valid run')
-    missed = [s.name for s in scens if s.verdict() == 'MISSED'] + \
-        ['sweep credits %d job %d ms' % (c['credits'], c['job'])
-         for c in cells if sweep_verdict(c) == 'MISSED']
+    problems, missed = v.problems, v.missed
     for p in problems:
         print('report: ' + p)
     for m in missed:
         print('report: target MISSED: %s%s' % (
             m, ' (allowed: EFFECT_ALLOW_MISSED)' if allow_missed else ''))
-    print('results: %s/{runs.csv,table.md%s}' % (
+    print('results: %s/{runs.csv,shares.csv,table.md%s}' % (
         results, ',effect.png' if png else ''))
     if doc:
         if problems or missed:
@@ -612,7 +1050,8 @@ def main():
                 doc, 'void or missing runs' if problems
                 else 'a target was missed'))
         else:
-            update_doc(doc, md, mach, line, png)
+            update_doc(doc, md, mach, sline + '`\n\n`' + line, png)
+    print(sline)
     print(line)
     if problems:
         print('effect: FAILED, %d void or missing run(s)' % len(problems))

@@ -22,24 +22,37 @@ here=$(dirname "$0")
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$results/host-info"
 
-# Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells.
-limit=$((runs * (19 * secs + 60) + 300))
-echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s)"
+# Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells
+# of $secs s, 6 cells of the depth sweep of 3 s and 6 share runs of about 5 s.
+limit=$((runs * (19 * secs + 110) + 300))
+# The round-robin boot: 3 rows of $secs s and 5 share runs.
+rr_limit=$((runs * (3 * secs + 60) + 300))
+echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s," \
+	"then ${rr_limit}s with sched_policy=0)"
 # The guest needs a TSC clock for high-resolution timers (clock-args.sh).
 # A boot without one all the same (tests/guest/effect.sh stops at once) is
 # repeated, up to 3 times.
 clock=$("$here/clock-args.sh")
-for attempt in 1 2 3; do
-	GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs $clock ${EFFECT_APPEND:-}" \
-		GUEST_TIMEOUT=${GUEST_TIMEOUT:-$limit} \
-		"$here/../run-guest.sh" "$kernel" "$initrd" "$results" >/dev/null
-	log=$results/console.log
-	grep -q '^@@EFFECT error noclock' "$log" || break
-	echo "run-effect: boot $attempt: $(sed -n 's/^@@EFFECT error //p' "$log" | tr -d '\r')" >&2
-done
-if ! grep -q '^@@EFFECT-END' "$log"; then
-	echo "run-effect: the guest did not finish; its console:" >&2
-	tail -n 30 "$log" >&2
-	exit 1
-fi
-echo "          guest ran $(cat "$results/guest-seconds") s"
+boot() { # boot <result dir> <time limit> <kernel arguments>
+	for attempt in 1 2 3; do
+		GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs $clock $3 ${EFFECT_APPEND:-}" \
+			GUEST_TIMEOUT=${GUEST_TIMEOUT:-$2} \
+			"$here/../run-guest.sh" "$kernel" "$initrd" "$1" >/dev/null
+		log=$1/console.log
+		grep -q '^@@EFFECT error noclock' "$log" || break
+		echo "run-effect: boot $attempt: $(sed -n 's/^@@EFFECT error //p' "$log" | tr -d '\r')" >&2
+	done
+	if ! grep -q '^@@EFFECT-END' "$log"; then
+		echo "run-effect: the guest did not finish; its console:" >&2
+		tail -n 30 "$log" >&2
+		return 1
+	fi
+	echo "          guest ran $(cat "$1/guest-seconds") s"
+}
+# drm_sched's default policy (FIFO in 6.12), then round robin: the
+# scheduler is built in, its parameter is gpu_sched.sched_policy. Each
+# guest records the policy it really ran under (effect.sh reads it back).
+boot "$results" "$limit" "" || exit 1
+mkdir -p "$results/rr"
+boot "$results/rr" "$rr_limit" \
+	"gpu_sched.sched_policy=0 gpunice.effect_set=rr" || exit 1

@@ -9,12 +9,26 @@
 # gpunice.effect_runs=N (default 3) rounds, each running every scenario once
 # (rounds rather than N runs in a row, so that a slow spell of the host hits
 # all scenarios alike); gpunice.effect_seconds=S (default 5) per run.
+#
+# Then the shares: two or three busy clients (gpuload --hog each) on one
+# engine, each client's GPU time from its DRM file's fdinfo (drm-engine-sim0,
+# simgpu's busy time of the file's jobs), read by this script in /proc over
+# a window of $share_secs s in which every client stays busy.
+#
+# gpunice.effect_set=rr: the boot with drm_sched's round-robin policy
+# (gpu_sched.sched_policy=0, run-effect.sh's second boot): only the rows
+# named rr-* (alone, contended, gpunice10 and the shares).
 set -u
-arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9]*\).*/\1/p" /proc/cmdline; }
+arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
 runs=$(arg runs)
 secs=$(arg seconds)
+set=$(arg set)
 runs=${runs:-3}
 secs=${secs:-5}
+set=${set:-fifo}
+# The depth sweep's and the shares' seconds per run.
+depth_secs=3
+share_secs=3
 fps=60
 job_us=2000
 hog_ms=4
@@ -36,11 +50,12 @@ emit() { # emit <scenario> <run> <role> <file>
 
 hog_pid=
 hog_args=
+hog_depth=$depth
 start_hog() { # start_hog <job ms> <command prefix...>; gpuload's: $hog_args
 	ms=$1
 	shift
 	# shellcheck disable=SC2086 # $hog_args: options, split on purpose
-	"$@" gpuload --hog --job-ms "$ms" --depth $depth $hog_args \
+	"$@" gpuload --hog --job-ms "$ms" --depth $hog_depth $hog_args \
 		>$tmp/hog 2>&1 &
 	hog_pid=$!
 	# Until its first job is armed, then a moment to fill the queue.
@@ -59,8 +74,9 @@ stop_hog() {
 	hog_pid=
 }
 
+frame_secs=$secs
 frame() { # frame <command prefix...>: the measured loop, in the foreground
-	"$@" gpuload --fps $fps --job-us $job_us --seconds "$secs" \
+	"$@" gpuload --fps $fps --job-us $job_us --seconds "$frame_secs" \
 		>$tmp/fg 2>&1
 }
 
@@ -68,13 +84,41 @@ frame() { # frame <command prefix...>: the measured loop, in the foreground
 # void; tests/effect/report.py checks them against gpuload's per-job counts
 # (simgpu's account of the run queue each job's entity was on when armed),
 # and that the hog really ran (busy, no error) and contended.
+# Each run names the policy drm_sched really ran it under.
+policy=$(cat /sys/module/gpu_sched/parameters/sched_policy 2>/dev/null ||
+	echo unknown)
 want() { # want <scenario> <run> <fg run queue> <hog run queue or ->
-	echo "@@EFFECT $1 $2 want fg=$3 hog=$4"
+	echo "@@EFFECT $1 $2 want fg=$3 hog=$4 policy=$policy"
 }
 
 scenario() { # scenario <name> <run>
 	: >$tmp/hog
 	case $1 in
+	rr-alone|rr-contended|rr-gpunice10)
+		# The same rows on the round-robin boot.
+		: >$tmp/fg
+		scenario "${1#rr-}" "$2" | sed "s/^@@EFFECT ${1#rr-} /@@EFFECT $1 /"
+		return ;;
+	depth*)
+		# The hog's queue depth swept: depth<D> at defaults,
+		# depth<D>-low started with gpunice -n 10; shorter runs.
+		hog_depth=${1#depth}
+		hog_depth=${hog_depth%-low}
+		frame_secs=$depth_secs
+		case $1 in
+		*-low)
+			start_hog $hog_ms gpunice -n 10
+			q=low ;;
+		*)
+			start_hog $hog_ms
+			q=normal ;;
+		esac
+		frame
+		stop_hog
+		hog_depth=$depth
+		frame_secs=$secs
+		echo "@@EFFECT $1 $2 depth $hog_depth"
+		want "$1" "$2" normal $q ;;
 	alone)
 		frame
 		want "$1" "$2" normal - ;;
@@ -157,6 +201,121 @@ scenario() { # scenario <name> <run>
 	emit "$1" "$2" hog $tmp/hog
 }
 
+# --- shares between busy clients ------------------------------------------
+
+# The busy time simgpu accounts to the one DRM file of each process
+# (drm-engine-sim0 of its fdinfo, ns), or - if it has none; one awk reads
+# them all, so that the clients' figures are taken at about one moment.
+busy_all() { # busy_all <pid>...
+	files=/dev/null
+	for p in "$@"; do
+		# busybox awk stops at a file it cannot open
+		[ -d /proc/"$p"/fdinfo ] && files="$files /proc/$p/fdinfo/*"
+	done
+	# shellcheck disable=SC2086 # $files: globs on purpose
+	awk -v pids="$*" '
+	BEGIN { n = split(pids, p, " "); for (i = 1; i <= n; i++) v[p[i]] = "-" }
+	/^drm-engine-sim0:/ { split(FILENAME, f, "/"); v[f[3]] = $2 }
+	END { for (i = 1; i <= n; i++) printf "%s ", v[p[i]] }' \
+		$files 2>/dev/null
+}
+
+# share <name> <run> <run queue:prefix>...: one busy client (a hog of
+# $hog_ms ms jobs, depth $depth) per argument, started by the prefix
+# command (- for none) and expected on that drm_sched run queue. The
+# clients start from the last one (the lowest first: it is ready and has
+# run before the others come), a window of $share_secs s is measured once
+# all of them have jobs armed, and they stop from the first one, the lower
+# ones 0.3 s later, so that a starved client's queued job runs and its
+# longest gap ends. With --close-on-mark as a prefix word the client is
+# sent SIGUSR1 after the window and closes its file; the others stop
+# $close_hold s later.
+close_hold=1
+nth() { # nth <n> <word>...: the n-th word (from 1)
+	shift "$1"
+	echo "$1"
+}
+share() {
+	name=$1 run=$2
+	shift 2
+	n=$#
+	pids=
+	i=$n
+	while [ "$i" -ge 1 ]; do
+		spec=$(eval "echo \"\${$i}\"")
+		pre=${spec#*:}
+		opt=
+		case $pre in
+		*--close-on-mark*)
+			opt=--close-on-mark
+			pre=${pre%--close-on-mark*} ;;
+		esac
+		[ "$pre" = - ] && pre=
+		c=$((i - 1))
+		# shellcheck disable=SC2086 # the prefix: words on purpose
+		$pre gpuload --hog --job-ms $hog_ms --depth $depth $opt \
+			>$tmp/c$c 2>&1 &
+		pids="$! $pids"
+		j=0
+		while ! grep -q 'prio=' $tmp/c$c && [ $j -lt 50 ]; do
+			sleep 0.1
+			j=$((j + 1))
+		done
+		i=$((i - 1))
+	done
+	sleep 0.3
+	t0=$(gpuload --now)
+	# shellcheck disable=SC2086 # $pids: words
+	b0=$(busy_all $pids)
+	sleep $share_secs
+	t1=$(gpuload --now)
+	# shellcheck disable=SC2086
+	b1=$(busy_all $pids)
+	# The clients that close their file are sent SIGUSR1 now.
+	closing=
+	i=1
+	for spec in "$@"; do
+		case $spec in
+		*--close-on-mark*)
+			# shellcheck disable=SC2086 # $pids: words
+			kill -USR1 "$(nth $i $pids)"
+			closing=1 ;;
+		esac
+		i=$((i + 1))
+	done
+	[ -n "$closing" ] && sleep $close_hold
+	# Stop: the first client (the highest), then the others.
+	stop_at=$(gpuload --now)
+	for p in $pids; do
+		kill -TERM "$p"
+		wait "$p"
+		sleep 0.3
+	done
+	echo "@@EFFECT $name $run window t0_ns=$t0 t1_ns=$t1 stop_ns=$stop_at" \
+		"clients=$n policy=$policy"
+	i=1
+	for spec in "$@"; do
+		c=$((i - 1))
+		# shellcheck disable=SC2086 # $b0, $b1: words
+		echo "@@EFFECT $name $run busy client=$c rq=${spec%%:*}" \
+			"b0=$(nth $i $b0) b1=$(nth $i $b1)"
+		emit "$name" "$run" "c$c" $tmp/c$c
+		i=$((i + 1))
+	done
+}
+
+share_scenario() { # share_scenario <name> <run>
+	case ${1#rr-} in
+	share-equal) share "$1" "$2" normal:- normal:- ;;
+	share-equal3) share "$1" "$2" normal:- normal:- normal:- ;;
+	share-n10) share "$1" "$2" normal:- "low:gpunice -n 10" ;;
+	share-idle) share "$1" "$2" normal:- "low:gpunice -c idle" ;;
+	share-raised) share "$1" "$2" "high:gpunice -n -5" normal:- ;;
+	share-close) share "$1" "$2" normal:- \
+		"low:gpunice -n 10 --close-on-mark" ;;
+	esac
+}
+
 # The sweep: the hog lowered, its job length and the credit limit varied.
 sweep() { # sweep <credits> <hog job ms> <run>
 	name="sweep-c$1-j$2"
@@ -183,7 +342,8 @@ while { [ "$(clocksource)" != tsc ] || [ "$(resolution)" != 1 ]; } &&
 done
 info kernel "$(uname -r)"
 # drm_sched's policy for entities of one run queue: 0 round robin, 1 FIFO.
-info sched_policy "$(cat /sys/module/gpu_sched/parameters/sched_policy 2>/dev/null || echo unknown)"
+info sched_policy "$policy"
+info set "$set"
 info clocksource "$(clocksource)"
 info hrtimer_resolution_ns "$(resolution)"
 dmesg | grep -iE 'clocksource|tsc|hpet|hrtimer|high-res|highres' |
@@ -197,6 +357,8 @@ info runs "$runs"
 info seconds "$secs"
 info frame "fps=$fps job_us=$job_us"
 info hog "job_ms=$hog_ms depth=$depth"
+info depth_seconds "$depth_secs"
+info share "seconds=$share_secs job_ms=$hog_ms depth=$depth close_hold_s=$close_hold"
 
 if ! load_simgpu 2; then
 	echo "@@EFFECT error simgpu with credits=2 could not be loaded"
@@ -204,16 +366,31 @@ if ! load_simgpu 2; then
 fi
 info credits_default "$(cat /sys/module/simgpu/parameters/credits 2>/dev/null)"
 
+shares="share-equal share-equal3 share-n10 share-idle share-raised"
+if [ "$set" = rr ]; then
+	scens="rr-alone rr-contended rr-gpunice10"
+	# shellcheck disable=SC2086
+	shares=$(for s in $shares; do printf 'rr-%s ' $s; done)
+else
+	scens="alone contended gpunice10 idle cpunice10 live raised tabs
+		gpu-thread shared driver-thread driver-pidfd
+		depth2 depth3 depth6 depth2-low depth3-low depth6-low"
+	shares="$shares share-close"
+fi
 run=1
 while [ $run -le "$runs" ]; do
-	for s in alone contended gpunice10 idle cpunice10 live raised tabs \
-		gpu-thread shared driver-thread driver-pidfd; do
+	for s in $scens; do
 		echo "@@EFFECT progress $s $run"
-		scenario $s $run
+		scenario "$s" "$run"
+	done
+	for s in $shares; do
+		echo "@@EFFECT progress $s $run"
+		share_scenario "$s" "$run"
 	done
 	run=$((run + 1))
 done
 
+[ "$set" = rr ] && runs=0
 run=1
 while [ $run -le "$runs" ]; do
 	for credits in 1 2; do

@@ -25,6 +25,17 @@
  *	priority to --bg-prio, as a graphics driver's submission thread.
  *	--pidfd: the main thread sets it on the whole process instead
  *	(GPUPRIO_WHO_PIDFD on a pidfd of its own process).
+ *	A hog is also a busy client of make effect's share scenarios (two or
+ *	three hogs on one engine): its line gives, from the engine's own
+ *	start time of each of its jobs (simgpu's drm_simgpu_wait.start_ns,
+ *	stamped when the scheduler handed the job to the engine), the
+ *	longest time it was ready but had no job running (max_gap_ms: from
+ *	a job's submission, or the end of its previous job on the engine's
+ *	timeline if later, to the job's start), and the longest a wait on one
+ *	of its fences blocked (max_wait_ms, wall clock around the WAIT
+ *	ioctls). --close-on-mark: at SIGUSR1 it stops submitting and closes
+ *	its DRM file at once, with its jobs still queued, and reports how
+ *	long close() blocked (close_ms).
  *   tabs   --tabs --fps HZ --job-us N --job-ms N --depth D --seconds S
  *	The browser case: two threads of one process, each with its own DRM
  *	file and its own GPU priority set on the thread with gpuprio_set()
@@ -104,6 +115,7 @@ struct options {
 	bool hog, now;
 	bool driver_thread;	/* the hog submits from a second thread */
 	bool pidfd;		/* ... and the process is lowered by pidfd */
+	bool close_on_mark;	/* the hog closes its file at SIGUSR1 */
 	enum tabs_mode tabs;
 	int fg_prio, bg_prio;	/* -1: leave the thread's GPU priority */
 };
@@ -138,6 +150,16 @@ struct frame_stats {
 struct hog_stats {
 	unsigned long long jobs;
 	long long busy_ns, last_end_ns;
+	/*
+	 * Starvation, on the engine's timeline: when its previous job was
+	 * due to end, the longest gap from being ready to a job's start and
+	 * where it was; the longest one WAIT blocked, wall clock.
+	 */
+	long long prev_finish_ns, max_gap_ns, gap_from_ns, gap_to_ns;
+	long long max_wait_ns;
+	/* first submission, end of submitting */
+	long long start_ns, stop_ns;
+	bool closed;		/* closed at the mark, jobs still queued */
 	unsigned int prio;
 	struct rq_count rq;
 	int err;
@@ -319,6 +341,9 @@ static int submit(int fd, unsigned int engine, long long duration_ns,
  * up on a job before WAIT_LIMIT_NS: a hog's last jobs must end before the
  * next measurement starts.
  */
+/* --close-on-mark: a wait gives up at SIGUSR1, the file is closed. */
+static bool abandon_at_mark;
+
 static int wait_job(int fd, unsigned long long handle,
 		    struct drm_simgpu_wait *w)
 {
@@ -330,6 +355,8 @@ static int wait_job(int fd, unsigned long long handle,
 		w->timeout_ns = 100 * NSEC_PER_MSEC;
 		if (!ioctl(fd, DRM_IOCTL_SIMGPU_WAIT, w))
 			return 0;
+		if (abandon_at_mark && mark_requested)
+			return 1;
 		if ((errno != ETIME && errno != EINTR) || now_ns() > limit)
 			break;
 	}
@@ -563,10 +590,25 @@ static int run_frames(const struct options *o)
  * overlaps its previous job (it starts when that one was due, which may be
  * before its fence signalled).
  */
-static void hog_done(struct hog_stats *hs, const struct drm_simgpu_wait *w)
+static void hog_done(struct hog_stats *hs, const struct drm_simgpu_wait *w,
+		     long long job_ns)
 {
 	long long start = (long long)w->start_ns, end = (long long)w->end_ns;
+	long long ready = (long long)w->submit_ns;
 
+	/*
+	 * Ready from its submission, or from when its previous job was due
+	 * to end if that is later (one entity's jobs run in order): until
+	 * the engine started it, the client had work and none of it ran.
+	 */
+	if (hs->prev_finish_ns > ready)
+		ready = hs->prev_finish_ns;
+	if (start - ready > hs->max_gap_ns) {
+		hs->max_gap_ns = start - ready;
+		hs->gap_from_ns = ready;
+		hs->gap_to_ns = start;
+	}
+	hs->prev_finish_ns = start + job_ns;
 	if (start < hs->last_end_ns)
 		start = hs->last_end_ns;
 	if (end > start)
@@ -601,15 +643,22 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 	unsigned int head = 0, queued = 0, rq = UINT_MAX;
 	struct drm_simgpu_submit s;
 	struct drm_simgpu_wait w;
+	long long t;
 	int ret = 0;
 
-	while (!*stop && now_ns() < end) {
+	hs->start_ns = now_ns();
+	while (!*stop && now_ns() < end &&
+	       !(abandon_at_mark && mark_requested)) {
 		if (queued == o->depth) {
-			if (wait_job(fd, ring[head], &w)) {
-				ret = -1;
+			/* The wait is timed even if abandoned at the mark. */
+			t = now_ns();
+			ret = wait_job(fd, ring[head], &w);
+			t = now_ns() - t;
+			if (t > hs->max_wait_ns)
+				hs->max_wait_ns = t;
+			if (ret)
 				break;
-			}
-			hog_done(hs, &w);
+			hog_done(hs, &w, o->hog_job_ns);
 			head = (head + 1) % o->depth;
 			queued--;
 			continue;
@@ -622,11 +671,17 @@ static int hog_loop(int fd, const struct options *o, struct hog_stats *hs,
 		ring[(head + queued) % o->depth] = s.handle;
 		queued++;
 	}
+	hs->stop_ns = now_ns();
+	/* --close-on-mark: the caller closes the file, jobs still queued. */
+	if (ret > 0 || (ret == 0 && abandon_at_mark && mark_requested)) {
+		hs->closed = true;
+		return 0;
+	}
 	/* Leave the engine idle for whatever is measured next. */
 	for (; queued; queued--, head = (head + 1) % o->depth) {
 		if (wait_job(fd, ring[head], &w))
 			return -1;
-		hog_done(hs, &w);
+		hog_done(hs, &w, o->hog_job_ns);
 	}
 	return ret;
 }
@@ -722,7 +777,7 @@ static int hog_by_driver_thread(int fd, const struct options *o,
 static int run_hog(const struct options *o)
 {
 	struct hog_stats hs = { .prio = UINT_MAX };
-	long long start = now_ns(), end;
+	long long start = now_ns(), end, close_ns = -1;
 	int fd, ret;
 
 	if (!o->driver_thread && set_thread_prio(o->bg_prio, "hog"))
@@ -736,7 +791,17 @@ static int run_hog(const struct options *o)
 		ret = hog_by_driver_thread(fd, o, &hs, end);
 	else
 		ret = hog_loop(fd, o, &hs, &stop_requested, end, "hog");
+	/*
+	 * close() returns once the file is released: simgpu's postclose
+	 * flushes the entities (drm_sched_entity_flush(), which waits for
+	 * their queued jobs to be handed to the engine) and waits for the
+	 * jobs' fences.
+	 */
+	if (hs.closed)
+		close_ns = now_ns();
 	close(fd);
+	if (hs.closed)
+		close_ns = now_ns() - close_ns;
 	printf("gpuload: mode=hog jobs=%llu busy=%.3f seconds=%.2f job_ms=%lld "
 	       "depth=%u driver_thread=%d pidfd=%d prio=%s", hs.jobs,
 	       (double)hs.busy_ns / (double)(now_ns() - start),
@@ -744,6 +809,13 @@ static int run_hog(const struct options *o)
 	       o->hog_job_ns / NSEC_PER_MSEC, o->depth, o->driver_thread,
 	       o->pidfd, prio_name(hs.prio));
 	print_rq("", &hs.rq);
+	printf(" start_ns=%lld stop_ns=%lld max_gap_ms=%.2f gap_from_ns=%lld "
+	       "gap_to_ns=%lld max_wait_ms=%.2f", hs.start_ns, hs.stop_ns,
+	       (double)hs.max_gap_ns / NSEC_PER_MSEC, hs.gap_from_ns,
+	       hs.gap_to_ns, (double)hs.max_wait_ns / NSEC_PER_MSEC);
+	if (hs.closed)
+		printf(" mark_ns=%lld close_ms=%.2f", (long long)mark_time_ns,
+		       (double)close_ns / NSEC_PER_MSEC);
 	printf(" error=%d\n", ret ? 1 : 0);
 	return ret ? EXIT_DEVICE : 0;
 }
@@ -950,7 +1022,7 @@ static int one_thread_loop(struct one_thread *t, const struct options *o,
 		if (r < 0)
 			return -1;
 		if (r) {
-			hog_done(hs, &w);
+			hog_done(hs, &w, o->hog_job_ns);
 			t->head = (t->head + 1) % o->depth;
 			t->queued--;
 			continue;
@@ -985,7 +1057,7 @@ static int one_thread_drain(struct one_thread *t, const struct options *o,
 	for (; t->queued; t->queued--, t->head = (t->head + 1) % o->depth) {
 		if (wait_job(t->bg_fd, t->ring[t->head], &w))
 			return -1;
-		hog_done(hs, &w);
+		hog_done(hs, &w, o->hog_job_ns);
 	}
 	return 0;
 }
@@ -1097,6 +1169,7 @@ static void usage(void)
 	     "submits for both)\n"
 	     "       gpuload ... --hog ... --driver-thread [--pidfd] "
 	     "--bg-prio P\n"
+	     "       gpuload ... --hog ... --close-on-mark\n"
 	     "       gpuload --now\n"
 	     "P: none, idle, realtime:N or a GPU nice -20..19 (default: "
 	     "the thread's own;\n"
@@ -1119,6 +1192,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "shared", no_argument, NULL, 'S' },
 		{ "driver-thread", no_argument, NULL, 'R' },
 		{ "pidfd", no_argument, NULL, 'P' },
+		{ "close-on-mark", no_argument, NULL, 'C' },
 		{ "now", no_argument, NULL, 'N' },
 		{ "interval", no_argument, NULL, 'i' },
 		{ "fg-prio", required_argument, NULL, 'F' },
@@ -1178,6 +1252,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'P':
 			o->pidfd = true;
 			break;
+		case 'C':
+			o->close_on_mark = true;
+			break;
 		case 'N':
 			o->now = true;
 			break;
@@ -1206,6 +1283,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		die_usage("--driver-thread is for --hog, with --bg-prio");
 	if (o->pidfd && !o->driver_thread)
 		die_usage("--pidfd is for --driver-thread");
+	if (o->close_on_mark && (!o->hog || o->driver_thread))
+		die_usage("--close-on-mark is for --hog, without "
+			  "--driver-thread");
 	if (o->now)
 		return;
 	if ((o->hog || o->tabs) && (!o->hog_job_ns || !o->depth))
@@ -1235,6 +1315,7 @@ int main(int argc, char **argv)
 	catch_signal(SIGTERM, on_stop);
 	catch_signal(SIGINT, on_stop);
 	catch_signal(SIGUSR1, on_mark);
+	abandon_at_mark = o.close_on_mark;
 	if (o.hog)
 		return run_hog(&o);
 	if (o.tabs == TABS_THREADS)
