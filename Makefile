@@ -6,6 +6,7 @@
 OUT	?= out
 override OUT := $(abspath $(OUT))
 KTAR	?= /usr/src/linux-source-6.12.tar.xz
+KTAR73	?= /usr/src/linux-source-7.3.tar.xz
 JOBS	?= $(shell nproc)
 ARCH_CC	?= gcc
 
@@ -66,13 +67,14 @@ help:
 	@echo '  make install      gpunice, man pages, completion, headers'
 	@echo '                    (PREFIX=$(or $(PREFIX),/usr/local), DESTDIR)'
 	@echo '  make clean        remove $(OUT)'
-	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
+	@echo 'Variables: OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR) KTAR73=$(KTAR73)'
 
 # Every Debian package any target needs (scripts/install-deps.sh), once,
 # as root; without root it only says what is missing. Debian's
-# linux-source-6.12 only when KTAR is its tarball.
+# linux-source-6.12 only when KTAR is its tarball, linux-source-7.3 (from
+# trixie-backports, pinned to that one package) only when KTAR73 is its.
 deps:
-	@KTAR='$(KTAR)' scripts/install-deps.sh
+	@KTAR='$(KTAR)' KTAR73='$(KTAR73)' scripts/install-deps.sh
 
 # The tree is re-synced on every run; only changed files are rewritten.
 $(KDIR)/.gpunice-files: FORCE | deps
