@@ -38,7 +38,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install tool hwbench hw-report deb check-deb patches check-arm64 check-amdgpu check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool hwbench hw-report deb check-deb patches check-arm64 check-amdgpu kunit-7.3 check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest checkpatch vm clean help
 
 all: kernel guest-bin
@@ -53,6 +53,8 @@ help:
 	@echo '  make effect       what GPU priority does to a frame rate (simgpu)'
 	@echo '  make mutants      each hook disabled in turn: do the tests notice?'
 	@echo '                    (MUTANTS="id ...", MUTANTS_DRY=1: check snippets only)'
+	@echo '  make kunit-7.3    Linux 7.3 drm_sched KUnit with patches/7.3, under'
+	@echo '                    the RR, FIFO and FAIR run-queue policies (QEMU)'
 	@echo '  make kernel       build the patched test kernel'
 	@echo '  make patches      the upstream series with cover letter in $(OUT)/patches'
 	@echo '  make tool         gpunice alone and its tests: no root, no kernel'
@@ -164,6 +166,12 @@ check-arm64: | deps
 	@$(call placeholder,host-arm64)
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(CHECK_DIR)/host-arm64.tap
+
+# Linux 7.3 (Debian's linux-source-7.3): patches/7.3/series by git am on the
+# pristine source, then upstream's drm_sched KUnit suites and the series'
+# own in QEMU, once per gpu_sched.sched_policy (scripts/kunit-7.3.sh).
+kunit-7.3: | deps
+	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT)
 
 # amdgpu in a tree of its own ($(OUT)/amdgpu, amdgpu built in): the objects
 # the series touches compile warning-free, then the whole kernel boots in
