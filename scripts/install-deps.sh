@@ -10,12 +10,23 @@
 #
 # KTAR names the kernel source (the Makefile passes its own): Debian's
 # linux-source-6.12 is needed only when KTAR is that package's tarball,
-# the default. Without root it installs nothing: it prints "missing: ..."
-# and fails, so that the user knows what to run.
+# the default. KTAR73 does the same for the upstream line and Debian's
+# linux-source-7.3, which only trixie-backports has: as root, the script
+# adds that suite from the Debian mirror apt already uses, with a pin that
+# lets nothing but linux-source-7.3 come from it (APT_ROOT, default /,
+# is where etc/apt is). Without root it installs nothing: it prints
+# "missing: ..." and fails, so that the user knows what to run.
 set -euf	# -f: "rpmlint?" is a name, not a pattern
 
 debian_ktar=/usr/src/linux-source-6.12.tar.xz
 ktar=${KTAR:-$debian_ktar}
+debian_ktar73=/usr/src/linux-source-7.3.tar.xz
+ktar73=${KTAR73:-$debian_ktar73}
+apt_root=${APT_ROOT:-}
+bp_suite=trixie-backports
+bp_pkg=linux-source-7.3
+bp_name=gpunice-$bp_suite
+bp_keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 # What needs what. A package ending in "?" is optional: where the
 # distribution has no such package, the target that uses it skips that step.
@@ -37,6 +48,7 @@ pkgs="
 # packages of make deb, rpm and pacman and their checks; systemd-analyze
 # for the examples' check.
 [ "$ktar" = "$debian_ktar" ] && pkgs="linux-source-6.12 $pkgs"
+[ "$ktar73" = "$debian_ktar73" ] && pkgs="$bp_pkg $pkgs"
 list=
 if [ $# -gt 0 ] && [ "$1" = --list ]; then
 	list=1
@@ -53,6 +65,67 @@ fi
 if [ "$ktar" != "$debian_ktar" ] && [ ! -r "$ktar" ]; then
 	echo "install-deps: warning: KTAR=$ktar does not exist yet" >&2
 fi
+if [ "$ktar73" != "$debian_ktar73" ] && [ ! -r "$ktar73" ]; then
+	echo "install-deps: warning: KTAR73=$ktar73 does not exist yet" >&2
+fi
+
+# The Debian mirror that serves this system's own release (its "main"
+# component), as apt-cache policy lists it: the backports suite comes
+# from the same place.
+debian_mirror() {
+	codename=$(sed -n "s/^VERSION_CODENAME=//p" /etc/os-release 2>/dev/null)
+	[ -n "$codename" ] || return 0
+	apt-cache policy 2>/dev/null | awk -v s="$codename/main" \
+		'$1 ~ /^[0-9]+$/ && $3 == s && $2 ~ /^[a-z+]+:/ { print $2; exit }'
+}
+
+# write FILE: standard input into APT_ROOT/FILE unless it is already that;
+# prints the file's name when it changed.
+write() {
+	f=$apt_root$1
+	tmpf=$(mktemp)
+	cat >"$tmpf"
+	if [ -f "$f" ] && cmp -s "$tmpf" "$f"; then
+		rm -f "$tmpf"
+		return 0
+	fi
+	mkdir -p "${f%/*}"
+	mv "$tmpf" "$f"
+	chmod 644 "$f"
+	echo "$f"
+}
+
+# The suite and its pin. Backports are NotAutomatic (priority 100) anyway;
+# the pin puts everything of the suite at 1 (never installed or upgraded
+# unless asked by version) and only linux-source-7.3 at 500.
+add_backports() {
+	mirror=$(debian_mirror)
+	if [ -z "$mirror" ] || [ ! -r "$bp_keyring" ]; then
+		echo "install-deps: no Debian mirror in apt's sources: $bp_suite" \
+			"not added" >&2
+		return 0
+	fi
+	write "/etc/apt/sources.list.d/$bp_name.sources" <<EOF
+# Added by gpunice's scripts/install-deps.sh for $bp_pkg only: see
+# /etc/apt/preferences.d/$bp_name.
+Types: deb
+URIs: $mirror
+Suites: $bp_suite
+Components: main
+Signed-By: $bp_keyring
+EOF
+	write "/etc/apt/preferences.d/$bp_name" <<EOF
+# Added by gpunice's scripts/install-deps.sh: nothing comes from
+# $bp_suite but $bp_pkg.
+Package: *
+Pin: release n=$bp_suite
+Pin-Priority: -1
+
+Package: $bp_pkg
+Pin: release n=$bp_suite
+Pin-Priority: 500
+EOF
+}
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null |
@@ -86,6 +159,11 @@ for p in $optional_missing; do
 done
 [ -n "$skipped" ] &&
 	echo "install-deps: not in this distribution, skipped:$skipped" >&2
+# Files that an older version of this script wrote are brought up to date.
+if [ "$(id -u)" -eq 0 ] && [ -f "$apt_root/etc/apt/sources.list.d/$bp_name.sources" ] &&
+	[ -n "$(add_backports)" ]; then
+	echo "  APT     updated the $bp_suite source and pin"
+fi
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -98,6 +176,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+case " $missing " in
+*" $bp_pkg "*)
+	[ -n "$(add_backports)" ] && echo "  APT     added $bp_suite for $bp_pkg" ;;
+esac
 apt-get update -qq >/dev/null || true
 unknown=
 for p in $missing; do
@@ -110,6 +192,11 @@ if [ -n "$unknown" ]; then
 	*" linux-source-6.12 "*)
 		echo "install-deps: without Debian's linux-source-6.12, name a" \
 			"6.12 tarball from kernel.org: make deps KTAR=/path/to/linux-6.12.N.tar.xz" >&2 ;;
+	esac
+	case " $unknown " in
+	*" $bp_pkg "*)
+		echo "install-deps: without Debian's $bp_pkg, name a" \
+			"7.3 tarball from kernel.org: make deps KTAR73=/path/to/linux-7.3.N.tar.xz" >&2 ;;
 	esac
 	exit 1
 fi

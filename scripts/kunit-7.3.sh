@@ -1,0 +1,135 @@
+#!/bin/sh
+# The drm_sched KUnit suites of Linux 7.3 (upstream's, on its mock
+# scheduler, and those patches/7.3 adds) in QEMU, once per run-queue
+# policy: gpu_sched.sched_policy 0 (round robin), 1 (FIFO, the default)
+# and 2 (FAIR). Fails when a test fails or when a suite did not run.
+#
+# usage: kunit-7.3.sh <out dir>
+#
+# KTAR73 names the source tarball (Debian's linux-source-7.3 by default);
+# it is unpacked once into OUT/linux-7.3-pristine. OUT/linux-7.3 is a git
+# tree whose first commit is that source: each run throws away whatever is
+# on top of it and applies patches/7.3/series there with git am. KUnit's
+# build directory (OUT/linux-7.3/.kunit) is kept, so that a later run
+# rebuilds only what the patches touch. JOBS: parallel compile jobs.
+set -eu
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -eq 1 ] || { echo "usage: kunit-7.3.sh <out dir>" >&2; exit 2; }
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+ktar=${KTAR73:-/usr/src/linux-source-7.3.tar.xz}
+jobs=${JOBS:-$(nproc)}
+pristine=$out/linux-7.3-pristine
+tree=$out/linux-7.3
+series=$repo/patches/7.3/series
+logs=$out/kunit-7.3
+policies="0 1 2"
+# Every suite that must have run, under each policy.
+suites="drm_sched_basic_tests drm_sched_basic_priority_tests
+	drm_sched_basic_set_priority_tests drm_sched_basic_modify_sched_tests"
+
+if [ ! -r "$ktar" ]; then
+	echo "kunit-7.3: no $ktar: run 'sudo make deps' (or name a 7.3" \
+		"tarball with KTAR73=)" >&2
+	exit 1
+fi
+for t in git python3 qemu-system-x86_64; do
+	command -v "$t" >/dev/null ||
+		{ echo "kunit-7.3: $t is missing: run 'sudo make deps'" >&2; exit 1; }
+done
+
+# The source, once per tarball: its name, size and time are the stamp.
+stamp=$(stat -L -c '%n %s %Y' "$ktar")
+if [ "$(cat "$pristine/.gpunice-tarball" 2>/dev/null)" != "$stamp" ]; then
+	echo "  UNPACK  $ktar"
+	rm -rf "$pristine" "$tree" "$out/linux-7.3.unpack"
+	mkdir -p "$out/linux-7.3.unpack"
+	tar -xJf "$ktar" -C "$out/linux-7.3.unpack"
+	mv "$out/linux-7.3.unpack/"* "$pristine"
+	rmdir "$out/linux-7.3.unpack"
+	echo "$stamp" >"$pristine/.gpunice-tarball"
+fi
+
+git_t() {
+	git -C "$tree" -c user.name=gpunice -c user.email=gpunice@localhost \
+		-c core.autocrlf=false "$@"
+}
+if ! git_t rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
+	echo "  GIT     $tree (the pristine source as its first commit)"
+	rm -rf "$tree"
+	cp -a "$pristine" "$tree"
+	rm -f "$tree/.gpunice-tarball"
+	git_t init -q -b upstream
+	# Debian's tree ignores its own top level (.gitignore: /*).
+	git_t add -f -A .
+	git_t commit -q -m "Linux $(make -s -C "$tree" kernelversion) ($ktar)"
+	git_t tag pristine
+fi
+
+# Throw away the last run's commits and files, keep KUnit's build directory.
+if [ -d "$tree/.git/rebase-apply" ]; then
+	git_t am --abort >/dev/null 2>&1 || true
+fi
+git_t checkout -q -f -B series refs/tags/pristine
+git_t clean -q -f -d -x -e /.kunit
+n=0
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	if ! git_t am -q --whitespace=nowarn "$repo/patches/7.3/$p" >/dev/null 2>&1; then
+		echo "kunit-7.3: patches/7.3/$p does not apply (git am)" >&2
+		git_t am --abort >/dev/null 2>&1 || true
+		exit 1
+	fi
+	n=$((n + 1))
+done <"$series"
+echo "  GIT AM  $n patches of patches/7.3/series"
+
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+export CCACHE_BASEDIR="$tree"
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+kunit() {
+	(cd "$tree" && python3 tools/testing/kunit/kunit.py "$@" --arch=x86_64 \
+		--build_dir=.kunit)
+}
+echo "  BUILD   KUnit kernel (drivers/gpu/drm/scheduler/.kunitconfig)"
+if ! kunit build --kunitconfig=drivers/gpu/drm/scheduler --jobs="$jobs" \
+	--make_options "CC=$cc" >"$logs/build.log" 2>&1; then
+	tail -n 30 "$logs/build.log" >&2
+	echo "kunit-7.3: the KUnit kernel did not build ($logs/build.log)" >&2
+	exit 1
+fi
+
+passed=0 failed=0 bad=
+for pol in $policies; do
+	echo "  KUNIT   gpu_sched.sched_policy=$pol"
+	rc=0
+	kunit exec --timeout=900 --kernel_args "gpu_sched.sched_policy=$pol" \
+		'drm_sched*' >"$logs/policy-$pol.log" 2>&1 || rc=$?
+	sed -n 's/^\[[0-9:]*\] //p' "$logs/policy-$pol.log" |
+		grep -E '^(\[(PASSED|FAILED|SKIPPED|CRASHED)\]|=+ |Testing complete|# |    (Expected|but|.*\.c:[0-9]+))' |
+		sed 's/^/    /'
+	sum=$(sed -n 's/.*Testing complete\. Ran [0-9]* tests: //p' \
+		"$logs/policy-$pol.log")
+	p=$(echo "$sum" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+	f=$(echo "$sum" | sed -n 's/.*\(failed\|crashed\): \([0-9]*\).*/\2/p' |
+		awk '{ s += $1 } END { print s + 0 }')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + f))
+	missing=
+	for s in $suites; do
+		grep -q "$s" "$logs/policy-$pol.log" || missing="$missing $s"
+	done
+	if [ $rc -ne 0 ] || [ "$f" -ne 0 ] || [ -z "$p" ] || [ -n "$missing" ]; then
+		bad="$bad $pol"
+		[ -n "$missing" ] && echo "    suites that did not run:$missing"
+		[ -z "$p" ] && tail -n 20 "$logs/policy-$pol.log" | sed 's/^/    /'
+	fi
+done
+echo "kunit-7.3: $passed passed, $failed failed"
+if [ -n "$bad" ]; then
+	echo "kunit-7.3: failures under sched_policy$bad ($logs/policy-*.log)" >&2
+	exit 1
+fi
