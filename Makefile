@@ -38,7 +38,7 @@ CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
 CFLAGS_SELFTEST := $(CFLAGS_USER) -Wno-unused-parameter -Wno-clobbered
 
-.PHONY: all demo install tool hwbench hw-report deb check-deb patches tree refresh check-arm64 check-amdgpu kunit-7.3 check-patches deps kernel headers guest-bin initramfs check check-host \
+.PHONY: all demo install tool hwbench hw-report deb check-deb patches tree refresh check-arm64 check-amdgpu kunit-7.3 check-7.3 check-patches deps kernel headers guest-bin initramfs check check-host \
 	check-guest vm clean help
 
 all: kernel guest-bin
@@ -79,6 +79,7 @@ help:
 	@echo '  make check-guest  boot the test kernel and run the guest suites'
 	@echo '  make check-host   the host suites (tests/run-host.sh)'
 	@echo '  make check-amdgpu check-patches   amdgpu build and KUnit boot; make patches'
+	@echo '  make check-7.3    make kunit-7.3 as TAP for make check'
 	@echo '  make check-arm64 check-deb check-rpm check-pacman check-nogpuprio'
 	@echo '                    the suites of make check-extra, one by one'
 	@echo '  make mutants-check  every mutant snippet still applies'
@@ -203,6 +204,12 @@ check-arm64: | deps
 kunit-7.3: | deps
 	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT)
 
+# The same in make check, as host-kunit-7.3.
+check-7.3: | deps
+	@$(call placeholder,host-kunit-7.3)
+	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT) \
+		> $(CHECK_DIR)/host-kunit-7.3.tap 2>&1 || true
+
 # amdgpu in a tree of its own ($(OUT)/amdgpu, amdgpu built in): the objects
 # the series touches compile warning-free, then the whole kernel boots in
 # the guest to run amdgpu's KUnit suites (tests/amdgpu-kunit.sh).
@@ -227,7 +234,7 @@ check-host: kernel
 
 # What make check runs; each writes TAP into $(CHECK_DIR) for summarize.py.
 CHECK_DIR ?= $(OUT)/check
-CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches
+CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches check-7.3
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check-debug on 2 cores (see README, Time and disk).
 EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio

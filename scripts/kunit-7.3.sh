@@ -3,6 +3,8 @@
 # scheduler, and those patches/7.3 adds) in QEMU, once per run-queue
 # policy: gpu_sched.sched_policy 0 (round robin), 1 (FIFO, the default)
 # and 2 (FAIR). Fails when a test fails or when a suite did not run.
+# Prints TAP (make check's host-kunit-7.3): the series applies, the kernel
+# builds, and one result per policy, with the KUnit lines as details.
 #
 # usage: kunit-7.3.sh <out dir>
 #
@@ -25,6 +27,8 @@ tree=$out/linux-7.3
 series=$repo/patches/7.3/series
 logs=$out/kunit-7.3
 policies="0 1 2"
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 # Every suite that must have run, under each policy.
 suites="drm_sched_basic_tests drm_sched_basic_priority_tests
 	drm_sched_basic_set_priority_tests drm_sched_basic_modify_sched_tests"
@@ -79,11 +83,13 @@ while read -r p; do
 	if ! git_t am -q --whitespace=nowarn "$repo/patches/7.3/$p" >/dev/null 2>&1; then
 		echo "kunit-7.3: patches/7.3/$p does not apply (git am)" >&2
 		git_t am --abort >/dev/null 2>&1 || true
-		exit 1
+		not_ok "7.3: patches/7.3/$p applies with git am"
+		tap_done || exit 1
 	fi
 	n=$((n + 1))
 done <"$series"
 echo "  GIT AM  $n patches of patches/7.3/series"
+ok "7.3: the $n patches of patches/7.3/series apply with git am"
 
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
@@ -99,8 +105,10 @@ if ! kunit build --kunitconfig=drivers/gpu/drm/scheduler --jobs="$jobs" \
 	--make_options "CC=$cc" >"$logs/build.log" 2>&1; then
 	tail -n 30 "$logs/build.log" >&2
 	echo "kunit-7.3: the KUnit kernel did not build ($logs/build.log)" >&2
-	exit 1
+	not_ok "7.3: the KUnit kernel builds"
+	tap_done || exit 1
 fi
+ok "7.3: the KUnit kernel builds"
 
 passed=0 failed=0 bad=
 for pol in $policies; do
@@ -123,13 +131,16 @@ for pol in $policies; do
 		grep -q "$s" "$logs/policy-$pol.log" || missing="$missing $s"
 	done
 	if [ $rc -ne 0 ] || [ "$f" -ne 0 ] || [ -z "$p" ] || [ -n "$missing" ]; then
+		not_ok "7.3: drm_sched KUnit under sched_policy=$pol: ${p:-0} passed, $f failed"
 		bad="$bad $pol"
 		[ -n "$missing" ] && echo "    suites that did not run:$missing"
 		[ -z "$p" ] && tail -n 20 "$logs/policy-$pol.log" | sed 's/^/    /'
+	else
+		ok "7.3: drm_sched KUnit under sched_policy=$pol: $p passed, 0 failed"
 	fi
 done
 echo "kunit-7.3: $passed passed, $failed failed"
 if [ -n "$bad" ]; then
 	echo "kunit-7.3: failures under sched_policy$bad ($logs/policy-*.log)" >&2
-	exit 1
 fi
+tap_done
