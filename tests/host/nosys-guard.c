@@ -6,10 +6,12 @@
  *        nosys-guard --self-test
  *
  * Installs a seccomp filter that kills the process the moment it issues
- * one of the numbers given with -n (by default 463 and 464, gpuprio_set
- * and gpuprio_get on x86_64) and executes the command under it. The call
- * never reaches the kernel's syscall table: on Linux 6.13 and later these
- * numbers are setxattrat and getxattrat, which must not run by accident.
+ * one of the numbers given with -n (by default __NR_gpuprio_set and
+ * __NR_gpuprio_get of the kernel headers it is built with: the test
+ * kernel's, from make headers) and executes the command under it. The
+ * call never reaches the kernel's syscall table: on Linux 6.13 and later
+ * 463 and 464 are setxattrat and getxattrat, which must not run by
+ * accident.
  * A command that issues one dies of SIGSYS, which its shell reports as
  * exit status 159 (128 + 31).
  *
@@ -77,8 +79,12 @@ int main(int argc, char **argv)
 	if (i >= argc)
 		errx(2, "usage: nosys-guard [-n NR]... [--] command [arg...]");
 	if (!count) {
-		nrs[count++] = 463;
-		nrs[count++] = 464;
+#ifdef __NR_gpuprio_set
+		nrs[count++] = __NR_gpuprio_set;
+		nrs[count++] = __NR_gpuprio_get;
+#else
+		errx(2, "no kernel headers at build time: give -n");
+#endif
 	}
 
 	install_filter(nrs, count);
