@@ -143,6 +143,19 @@ $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress: $(TESTBIN)/%: \
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
 
+# The test kernel's gpuprio syscall numbers, from its generated uapi
+# headers (the tests' one copy, tests/gpuprio-nr.sh), and the seccomp guard
+# that kills a process issuing them, built with the same headers (suite
+# 20-gpunice).
+GUEST_PROGS += $(TESTBIN)/gpuprio-nr $(TESTBIN)/nosys-guard
+$(TESTBIN)/gpuprio-nr: tests/gpuprio-nr.sh kernel
+	@mkdir -p $(TESTBIN)
+	@tests/gpuprio-nr.sh $(HDRS)/include >$@.tmp && mv $@.tmp $@
+$(TESTBIN)/nosys-guard: tests/host/nosys-guard.c kernel
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+
 # gpunice and its example, static, under the names the guest tests use.
 GPUNICE_OUT := $(OUT)/gpunice
 $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE

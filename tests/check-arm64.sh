@@ -46,14 +46,20 @@ else
 	ok "arm64: no compiler or checksyscalls warning mentions gpuprio"
 fi
 
-# The generic table put both calls in the syscall table at 463 and 464.
+# The syscall table dispatches the numbers user space gets from the uapi
+# header (the generic one on arm64) to the two calls.
 hdr=$tree/arch/arm64/include/generated/asm/syscall_table_64.h
-if [ -f "$hdr" ] && grep -q '__SYSCALL(463, sys_gpuprio_set)' "$hdr" &&
-   grep -q '__SYSCALL(464, sys_gpuprio_get)' "$hdr"; then
-	ok "arm64: syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+uapi=$tree/include/uapi/asm-generic/unistd.h
+set_nr=$(sed -n 's/^#define __NR_gpuprio_set \([0-9]*\)$/\1/p' "$uapi")
+get_nr=$(sed -n 's/^#define __NR_gpuprio_get \([0-9]*\)$/\1/p' "$uapi")
+desc="arm64: syscall table has gpuprio_set at ${set_nr:-?} and gpuprio_get at ${get_nr:-?}, as the uapi header"
+if [ -n "$set_nr" ] && [ -n "$get_nr" ] && [ -f "$hdr" ] &&
+   grep -q "__SYSCALL($set_nr, sys_gpuprio_set)" "$hdr" &&
+   grep -q "__SYSCALL($get_nr, sys_gpuprio_get)" "$hdr"; then
+	ok "$desc"
 else
 	: > "$log"
-	not_ok "arm64: syscall table has gpuprio_set at 463 and gpuprio_get at 464"
+	not_ok "$desc"
 	tail -n 30 "$log" | sed 's/^/# /'
 fi
 

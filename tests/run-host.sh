@@ -77,9 +77,9 @@ hwbench() {
 suites='
 checkpatch		checkpatch
 uapi-header		uapi_header
-gpuprio-header		tests/host/gpuprio-header.sh "$headers"
+gpuprio-header		tests/host/gpuprio-header.sh
 i915-hwbench		hwbench
-gpunice			tests/host/gpunice.sh "$gpunice_out/gpunice"
+gpunice			tests/host/gpunice.sh "$gpunice_out/gpunice" "$headers"
 tool-unprivileged	tests/host/tool-unprivileged.sh "$repo"
 bench-report		tests/host/bench-report.sh "$repo"
 effect-report		tests/host/effect-report.py "$repo"

@@ -53,9 +53,9 @@
 #include <linux/gpuprio.h>
 #include <linux/ioprio.h>
 
+/* The numbers: the test kernel's uapi headers (-isystem out/headers). */
 #ifndef __NR_gpuprio_set
-#define __NR_gpuprio_set 463
-#define __NR_gpuprio_get 464
+#error "no __NR_gpuprio_set: build with the test kernel's headers (make headers)"
 #endif
 
 #define BENCH_UID	1000
@@ -367,7 +367,7 @@ static void calibrate(struct op *op)
 {
 	double est;
 
-	/* 463/464 are other syscalls elsewhere: ask /proc first */
+	/* The numbers are other syscalls elsewhere: ask /proc first */
 	errno = ENOSYS;
 	if ((!strncmp(op->name, "gpu", 3) && !have_gpuprio) || op->fn(0) < 0) {
 		if (errno != ENOSYS && errno != ENOENT)

@@ -600,5 +600,85 @@ run "$GPUNICE" -c realtime -n 3 "$TABS"
 check "gpuprio-tabs: the main thread keeps realtime 3" eval \
 	'status_is 0 && out_has "every tab ran at its own priority"'
 
+# --- the system call numbers -----------------------------------------------
+
+# The kernel says which numbers it gives the two calls: they differ between
+# kernel lines, and on other kernels the same numbers are other calls. What
+# its syscall table gives them, from its generated uapi header (the tests'
+# one copy, tests/gpuprio-nr.sh), and a guard that kills a process the
+# moment it issues either (tests/host/nosys-guard.c, built with that header;
+# this kernel has no seccomp filters, so it traces with ptrace).
+SYSCALLS=/proc/sys/kernel/gpuprio_syscalls
+GPUPRIO_NR_SET='' GPUPRIO_NR_GET=''
+# shellcheck source=/dev/null
+. "${GPUPRIO_NR:-/tests/bin/gpuprio-nr}"
+GUARD=${NOSYS_GUARD:-nosys-guard}
+want="$(printf '%s\t%s' "$GPUPRIO_NR_SET" "$GPUPRIO_NR_GET")"
+
+run cat "$SYSCALLS"
+check "kernel.gpuprio_syscalls: '$want', the syscall table's numbers" eval \
+	'status_is 0 && [ -n "$GPUPRIO_NR_SET" ] && out_is "$want" &&
+	[ "$(wc -c <"$tmp/out")" -eq $((${#want} + 1)) ]'
+run "$as_gpu" cat "$SYSCALLS"
+check "kernel.gpuprio_syscalls: an unprivileged user reads the same" \
+	eval 'status_is 0 && out_is "$want"'
+check "kernel.gpuprio_syscalls: mode 0444" \
+	eval '[ "$(stat -c %a "$SYSCALLS")" = 444 ]'
+run sh -c "echo '1 2' >$SYSCALLS"
+check "kernel.gpuprio_syscalls: root's write is refused, nothing changed" \
+	eval '! status_is 0 && [ "$(cat "$SYSCALLS")" = "$want" ]'
+run "$as_gpu" sh -c "echo '1 2' >$SYSCALLS"
+check "kernel.gpuprio_syscalls: a user's write is refused, nothing changed" \
+	eval '! status_is 0 && [ "$(cat "$SYSCALLS")" = "$want" ]'
+
+# The guard fires on the numbers gpunice issues: status 159 is SIGSYS.
+run "$GUARD" --self-test
+check "the guard kills a forbidden call (getppid)" status_is 159
+run "$GUARD" "$GPUNICE" -n 5 true
+check "the guard kills gpunice when it issues the kernel's numbers" \
+	status_is 159
+run "$GUARD" "$TABS"
+check "the guard kills gpuprio-tabs when it issues the kernel's numbers" \
+	status_is 159
+
+# hidden FILE COMMAND...: COMMAND under the guard in a mount namespace where
+# FILE is bind-mounted over kernel.gpuprio_syscalls.
+hidden()
+{
+	over=$1
+	shift
+	run unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' \
+		"$over" "$SYSCALLS" "$GUARD" "$@"
+}
+NONUMBERS="gpunice: this kernel has no GPU priority support (CONFIG_GPUPRIO): no system call numbers in $SYSCALLS"
+: >"$tmp/empty"
+echo "$GPUPRIO_NR_SET" >"$tmp/one"
+printf '%s\t%s\tx\n' "$GPUPRIO_NR_SET" "$GPUPRIO_NR_GET" >"$tmp/three"
+printf -- '-%s\t%s\n' "$GPUPRIO_NR_SET" "$GPUPRIO_NR_GET" >"$tmp/negative"
+# The control: the same numbers bind-mounted over the file reach the guard.
+printf '%s\n' "$want" >"$tmp/same"
+hidden "$tmp/same" "$GPUNICE" -n 5 -p $$
+check "a copy of the numbers over the file: gpunice issues them (guard fires)" \
+	status_is 159
+for f in empty one three negative; do
+	hidden "$tmp/$f" "$GPUNICE" -n 5 -p $$
+	check "numbers hidden ($f): gpunice -n 5 -p fails, issues neither" \
+		eval 'status_is 1 && err_is "$NONUMBERS" && out_empty'
+done
+hidden "$tmp/empty" "$GPUNICE" -p $$
+check "numbers hidden: gpunice -p fails the same way, issues neither" \
+	eval 'status_is 1 && err_is "$NONUMBERS"'
+hidden "$tmp/empty" "$GPUNICE" -n 5 true
+check "numbers hidden: gpunice -n 5 CMD fails, names -t, runs nothing" \
+	eval 'status_is 1 && err_is "$NONUMBERS; -t runs the command without it"'
+hidden "$tmp/empty" "$GPUNICE" -t -n 5 cat "$SYSCALLS"
+check "numbers hidden: gpunice -t runs the command anyway, issues neither" \
+	eval 'status_is 0 && out_empty'
+hidden "$tmp/empty" "$TABS"
+check "numbers hidden: gpuprio-tabs skips with ENOSYS, issues neither" \
+	eval 'status_is 4 && out_has "no GPU priority support"'
+check "after the namespace: kernel.gpuprio_syscalls is still '$want'" \
+	eval '[ "$(cat "$SYSCALLS")" = "$want" ]'
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

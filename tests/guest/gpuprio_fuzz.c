@@ -47,9 +47,9 @@
 
 #include "gpu_nice_text.h"
 
+/* The numbers: the test kernel's uapi headers (-isystem out/headers). */
 #ifndef __NR_gpuprio_set
-#define __NR_gpuprio_set 463
-#define __NR_gpuprio_get 464
+#error "no __NR_gpuprio_set: build with the test kernel's headers (make headers)"
 #endif
 
 #define NONE		((int)GPUPRIO_DEFAULT)

@@ -3,17 +3,22 @@
 #
 # Host tests for gpunice, its header, example, man pages and completion.
 #
-# Usage: tests/host/gpunice.sh [path/to/gpunice]
+# Usage: tests/host/gpunice.sh [path/to/gpunice [installed uapi headers]]
 #
 # The default binary is out/gpunice/gpunice; gpuprio-tabs is looked for
-# next to it. Prints TAP and exits 1 if any test failed.
+# next to it; the headers default to out/headers/include (make headers).
+# Prints TAP and exits 1 if any test failed.
 #
 # The host kernel has no GPU priorities, and on it (Linux 6.13 and later)
-# the gpuprio syscall numbers 463 and 464 are setxattrat and getxattrat.
-# So these tests check everything that needs no kernel support, that the
-# tool says so where it would need it, and that it never issues those
-# numbers: every run that could reach them runs under a seccomp filter
-# that kills the process first (tests/host/nosys-guard.c).
+# the numbers the test kernel gives the gpuprio calls may be other calls
+# (463 and 464 are setxattrat and getxattrat). So these tests check
+# everything that needs no kernel support, that the tool says so where it
+# would need it, and that it never issues those numbers: every run that
+# could reach them runs under a seccomp filter that kills the process
+# first (tests/host/nosys-guard.c, built with the test kernel's headers).
+# Without those headers (make tool) the guard has no numbers to forbid:
+# that test is skipped and the runs rely on the tool reading its numbers
+# from a file the host kernel does not have.
 #
 # The checks are single-quoted on purpose: check() evaluates them, and the
 # variables they read are used there only; $CC and $CXX may be several
@@ -24,11 +29,12 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 GPUNICE=${1:-$top/out/gpunice/gpunice}
+HEADERS=${2:-$top/out/headers/include}
 TABS=$(dirname "$GPUNICE")/gpuprio-tabs
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 TRY="Try 'gpunice --help' for more information."
-NOSUPPORT="gpunice: this kernel has no GPU priority support (CONFIG_GPUPRIO)"
+NOSUPPORT="gpunice: this kernel has no GPU priority support (CONFIG_GPUPRIO): cannot read /proc/sys/kernel/gpuprio_syscalls"
 NOSUPPORT_CMD="$NOSUPPORT; -t runs the command without it"
 
 tmp=$(mktemp -d) || exit 1
@@ -78,9 +84,10 @@ run()
 
 # Under the guard, any gpuprio syscall kills the tool (status 159).
 guard=$tmp/nosys-guard
+guarded=$guard
 rung()
 {
-	run "$guard" "$@"
+	run $guarded "$@"
 }
 
 status_is() { [ "$rc" -eq "$1" ]; }
@@ -121,8 +128,24 @@ unmarked_messages()
 }
 check "gpunice.c marks its messages for translation" eval '! unmarked_messages'
 
-check "nosys-guard builds" $CC -Wall -Wextra -Werror -O2 -o "$guard" \
-	"$top/tests/host/nosys-guard.c"
+if [ -f "$HEADERS/asm/unistd.h" ]; then
+	guard_inc="-isystem $HEADERS"
+else
+	guard_inc=
+fi
+check "nosys-guard builds" $CC -Wall -Wextra -Werror -O2 $guard_inc \
+	-o "$guard" "$top/tests/host/nosys-guard.c"
+if [ -n "$guard_inc" ]; then
+	# It forbids what the test kernel's syscall table gives the calls.
+	nrs=$("$top/tests/gpuprio-nr.sh" "$HEADERS" 2>&1)
+	eval "$nrs"
+	check "the guard forbids the test kernel's numbers: $(echo "$nrs" | tr "\n" " ")" \
+		eval '[ -n "${GPUPRIO_NR_SET:-}" ] && [ -n "${GPUPRIO_NR_GET:-}" ]'
+else
+	skip "the guard forbids the test kernel's numbers" \
+		"no kernel headers in $HEADERS (make headers)"
+	guarded=
+fi
 
 # The guard itself must be able to catch a call, or its passes mean nothing.
 run "$guard" --self-test
@@ -249,7 +272,7 @@ fi
 
 # --- no kernel support ------------------------------------------------------
 
-if [ -e /proc/self/gpu_nice ]; then
+if [ -e /proc/sys/kernel/gpuprio_syscalls ]; then
 	nosup="this kernel has GPU priorities"
 else
 	nosup=
@@ -337,15 +360,18 @@ fi
 
 # --- no gpuprio syscall, seen by strace -------------------------------------
 
-# strace 6.1 does not know 463/464 by name: it prints syscall_0x1cf and
-# syscall_0x1d0; newer ones print setxattrat/getxattrat.
+# strace 6.1 does not know the numbers by name: it prints syscall_0x1cf
+# for 463; newer ones print setxattrat/getxattrat there.
+forbidden='xattrat\('
+for nr in ${GPUPRIO_NR_SET:-} ${GPUPRIO_NR_GET:-}; do
+	forbidden="$forbidden|syscall_0x$(printf %x "$nr")\\(|syscall_$nr\\("
+done
 traced_clean()
 {
-	strace -f -qq -o "$tmp/trace" "$guard" "$GPUNICE" "$@" \
+	strace -f -qq -o "$tmp/trace" $guarded "$GPUNICE" "$@" \
 		>"$tmp/out" 2>"$tmp/err"
-	grep -q 'gpu_nice' "$tmp/trace" &&
-	! grep -qE 'syscall_0x1c[fF]|syscall_0x1[dD]0|syscall_46[34]\(|xattrat\(' \
-		"$tmp/trace"
+	grep -q 'gpuprio_syscalls' "$tmp/trace" &&
+	! grep -qiE "$forbidden" "$tmp/trace"
 }
 if ! command -v strace >/dev/null; then
 	skip "strace: no gpuprio syscall when setting" "no strace"
@@ -391,7 +417,7 @@ header_c()
 	$CC -std=c11 -pedantic -Wall -Wextra -Werror \
 		-I"$top/tools/gpunice/include" -I"$top/include/uapi" \
 		-o "$tmp/header" "$tmp/header.c" >"$tmp/err" 2>&1 &&
-	run "$guard" "$tmp/header" && status_is 0
+	run $guarded "$tmp/header" && status_is 0
 }
 check "gpuprio.h compiles alone as strict C11; wrappers fail with ENOSYS" header_c
 
@@ -469,19 +495,10 @@ man_example()
 	sed -n '/^\.\\" SRC BEGIN/,/^\.\\" SRC END/p' \
 		"$man/man2/gpuprio_set.2" | sed -e '/^\.\\"/d' -e '/^\.E[XE]$/d' \
 		-e 's/^\\&$//' -e 's/\\e/\\/g' -e 's/\\-/-/g' >"$tmp/example.c"
-	# It takes the numbers from the kernel's <asm/unistd.h>, which on the
-	# host has none: give the generic ones (the guard refuses them anyway).
-	cat >"$tmp/nr.h" <<-'EOF'
-	#include <sys/syscall.h>
-	#ifndef __NR_gpuprio_set
-	#define __NR_gpuprio_set 463
-	#define __NR_gpuprio_get 464
-	#endif
-	EOF
-	$CC -Wall -Wextra -Werror -I"$top/include/uapi" -include "$tmp/nr.h" \
+	$CC -Wall -Wextra -Werror -I"$top/include/uapi" \
 		-o "$tmp/example" "$tmp/example.c" >"$tmp/err" 2>&1 || return 1
 	[ -n "$nosup" ] && return 0
-	run "$guard" "$tmp/example" $$ 10
+	run $guarded "$tmp/example" $$ 10
 	status_is 1 && err_has "no GPU priority support"
 }
 check "gpuprio_set.2 EXAMPLES compiles and probes before calling" man_example

@@ -5,7 +5,7 @@
 # own tree, under every C and C++ standard and both compilers. TAP on
 # stdout, one line per cell; exits 1 if any failed.
 #
-# usage: tests/host/gpuprio-header.sh [exported kernel headers]
+# usage: tests/host/gpuprio-header.sh
 #
 # Each cell compiles and links tests/host/gpuprio-header.c, which
 # brace-initialises an int from every value macro and calls every wrapper,
@@ -16,14 +16,12 @@
 # that is not installed is a skip that says so.
 #
 # Then: the fallback definitions are the uapi header's, token for token
-# (they are compared as the preprocessor records them); the fallback
-# syscall numbers are the series' (patches/) for every ABI it wires up,
-# and for x86 those of the patched kernel's exported headers, the optional
-# argument (make headers: out/headers/include).
+# (they are compared as the preprocessor records them); the header has no
+# syscall number of its own, and its wrappers take the numbers from the
+# file the kernel publishes them in, or fail with ENOSYS issuing nothing.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-exported=${1:-}
 src=$top/tests/host/gpuprio-header.c
 inc=$top/tools/gpunice/include
 uapi=$top/include/uapi
@@ -203,140 +201,99 @@ for c in gcc clang g++ clang++; do
 	fi
 done
 
-# --- the fallback syscall numbers ---------------------------------------
+# --- the numbers come from the running kernel --------------------------
 
-# nr ARCH-FLAGS...: "set get" numbers that <gpuprio.h> falls back to, seen
-# through headers that name neither: C library headers stubbed empty,
-# nothing predefined but the architecture's macros.
+# The header names no syscall number of its own, on any architecture: seen
+# through C library headers stubbed empty, nothing predefined but the
+# architecture's macros, it defines no __NR_gpuprio_* and the wrappers
+# pass syscall() no constant.
 stub=$tmp/stub
 mkdir -p "$stub/sys"
-: >"$stub/errno.h"
-: >"$stub/unistd.h"
-: >"$stub/sys/syscall.h"
-nr()
+for h in errno.h fcntl.h unistd.h sys/syscall.h; do : >"$stub/$h"; done
+no_numbers()
 {
-	printf '#include <gpuprio.h>\n' >"$tmp/nr.c"
-	numbers "$tmp/nr.c" -I"$stub" -I"$inc" "$@"
-}
-
-# numbers FILE CPP-FLAGS...: "set get", the values of __NR_gpuprio_set and
-# __NR_gpuprio_get after FILE, preprocessed with nothing predefined.
-numbers()
-{
-	f=$1
-	shift
-	printf '@@set __NR_gpuprio_set\n@@get __NR_gpuprio_get\n' >>"$f"
-	cc -E -P -undef -nostdinc "$@" "$f" >"$tmp/nr.i" || return 1
-	s=$(sed -n 's/^@@set //p' "$tmp/nr.i")
-	g=$(sed -n 's/^@@get //p' "$tmp/nr.i")
-	# Numbers only: a name left unexpanded would count as 0 in $(( )).
-	for e in "$s" "$g"; do
-		echo "$e" | grep -Eqx '[0-9a-fA-FxX +()]+' || {
-			echo "not a number: '$e'" >&2
-			return 1
-		}
+	for arch in __x86_64__ __i386__ __aarch64__ __arm__ __alpha__ __mips__ \
+		__powerpc__ __s390__; do
+		printf '#include <gpuprio.h>\n@@ __NR_gpuprio_set __NR_gpuprio_get\n' |
+			cc -E -P -undef -nostdinc -D"$arch" -I"$stub" -I"$inc" \
+			-x c - >"$tmp/nr.i" || return 1
+		grep -qx '@@ __NR_gpuprio_set __NR_gpuprio_get' "$tmp/nr.i" ||
+			{ echo "$arch: $(grep '^@@' "$tmp/nr.i")"; return 1; }
+		! grep -n 'syscall([0-9_]' "$tmp/nr.i" || return 1
 	done
-	# The text is the expression: $s, not s.
-	# shellcheck disable=SC2004
-	echo "$(($s)) $(($g))"
 }
+check "<gpuprio.h> defines no syscall number on any architecture" no_numbers
 
-# The numbers of gpuprio_set and gpuprio_get in one table of the series.
-table()
+# What the wrappers make of the file, pointed elsewhere: each issues the
+# number the file gives it (getppid and getpid stand in, harmless on any
+# kernel), and a file that is missing or holds anything else makes both
+# fail with ENOSYS without a system call of those numbers (the guard
+# kills the program on either).
+cat >"$tmp/parse.c" <<'EOF'
+#include <gpuprio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+int main(int argc, char **argv)
 {
-	awk -v want="$1" '
-		/^\+\+\+ b\// { file = substr($2, 3) }
-		file == want && /^\+[0-9]+[ \t]+[a-z0-9]+[ \t]+gpuprio_(set|get)[ \t]/ {
-			nr[$3] = substr($1, 2)
-		}
-		file == want && /^\+#define __NR_gpuprio_(set|get) / {
-			nr[substr($2, 6)] = $3
-		}
-		END { if (nr["gpuprio_set"] != "" && nr["gpuprio_get"] != "")
-			print nr["gpuprio_set"], nr["gpuprio_get"] }' \
-		"$top"/patches/*.patch
-}
+	int set, get, set_errno, get_errno;
 
-# nr_cell NAME TABLE OFFSET ARCH-FLAGS...: the fallback for that ABI is the
-# table's numbers plus the ABI's offset.
-nr_cell()
+	if (argc == 2 && !strcmp(argv[1], "numbers")) {
+		printf("%ld\t%ld\n", (long)SYS_getppid, (long)SYS_getpid);
+		return 0;
+	}
+	set = gpuprio_set(GPUPRIO_WHO_PROCESS, 0, GPUPRIO_DEFAULT);
+	set_errno = errno;
+	get = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	get_errno = errno;
+	if (argc == 2 && !strcmp(argv[1], "valid"))
+		return !(set == (int)getppid() && get == (int)getpid() &&
+			 gpuprio_supported());
+	return !(set == -1 && set_errno == ENOSYS && get == -1 &&
+		 get_errno == ENOSYS && !gpuprio_supported());
+}
+EOF
+guard=$tmp/nosys-guard
+parse_build()
 {
-	desc=$1 tbl=$2 off=$3
-	shift 3
-	: >"$tmp/err"
-	want=$(table "$tbl")
-	if [ -z "$want" ]; then
-		echo "no gpuprio_set/get in $tbl in patches/" >"$tmp/err"
-		not_ok "fallback syscall numbers: $desc"
-		return
-	fi
-	got=$(nr "$@" 2>"$tmp/err")
-	# Word splitting of "set get" is wanted.
-	# shellcheck disable=SC2086
-	want=$(set -- $want; echo "$(($1 + off)) $(($2 + off))")
-	if [ "$got" = "$want" ]; then
-		ok "fallback syscall numbers: $desc: $got"
-	else
-		echo "header: '$got', series: '$want'" >>"$tmp/err"
-		not_ok "fallback syscall numbers: $desc"
-	fi
+	# shellcheck disable=SC2086 # $WARN is a list of flags
+	cc -Wall -Wextra -Werror -o "$guard" "$top/tests/host/nosys-guard.c" &&
+	cc -std=gnu99 $WARN -I"$inc" -DGPUPRIO_SYSCALLS_PATH="\"$tmp/nrs\"" \
+		-o "$tmp/parse" "$tmp/parse.c" && "$tmp/parse" numbers >"$tmp/good"
 }
-
-generic=include/uapi/asm-generic/unistd.h
-nr_cell "x86_64" arch/x86/entry/syscalls/syscall_64.tbl 0 -D__x86_64__
-nr_cell "x32" arch/x86/entry/syscalls/syscall_64.tbl 1073741824 \
-	-D__x86_64__ -D__ILP32__
-nr_cell "i386" arch/x86/entry/syscalls/syscall_32.tbl 0 -D__i386__
-nr_cell "arm64 (asm-generic)" "$generic" 0 -D__aarch64__
-nr_cell "riscv64 (asm-generic)" "$generic" 0 -D__riscv
-nr_cell "loongarch64 (asm-generic)" "$generic" 0 -D__loongarch__
-nr_cell "arm EABI" arch/arm/tools/syscall.tbl 0 -D__arm__ -D__ARM_EABI__ \
-	-D__NR_SYSCALL_BASE=0
-nr_cell "arm OABI" arch/arm/tools/syscall.tbl 9437184 -D__arm__ \
-	-D__NR_SYSCALL_BASE=0x900000
-nr_cell "arm64 compat (arm EABI)" arch/arm64/tools/syscall_32.tbl 0 \
-	-D__arm__ -D__ARM_EABI__ -D__NR_SYSCALL_BASE=0
-nr_cell "alpha" arch/alpha/kernel/syscalls/syscall.tbl 0 -D__alpha__
-nr_cell "m68k" arch/m68k/kernel/syscalls/syscall.tbl 0 -D__m68k__
-nr_cell "microblaze" arch/microblaze/kernel/syscalls/syscall.tbl 0 \
-	-D__microblaze__
-nr_cell "mips o32" arch/mips/kernel/syscalls/syscall_o32.tbl 4000 \
-	-D__mips__ -D__NR_Linux=4000
-nr_cell "mips n64" arch/mips/kernel/syscalls/syscall_n64.tbl 5000 \
-	-D__mips__ -D__NR_Linux=5000
-nr_cell "mips n32" arch/mips/kernel/syscalls/syscall_n32.tbl 6000 \
-	-D__mips__ -D__NR_Linux=6000
-nr_cell "parisc" arch/parisc/kernel/syscalls/syscall.tbl 0 -D__hppa__
-nr_cell "powerpc" arch/powerpc/kernel/syscalls/syscall.tbl 0 -D__powerpc__
-nr_cell "s390" arch/s390/kernel/syscalls/syscall.tbl 0 -D__s390__
-nr_cell "sh" arch/sh/kernel/syscalls/syscall.tbl 0 -D__sh__
-nr_cell "sparc" arch/sparc/kernel/syscalls/syscall.tbl 0 -D__sparc__
-nr_cell "xtensa" arch/xtensa/kernel/syscalls/syscall.tbl 0 -D__xtensa__
-
-# The patched kernel's own exported numbers, for x86's three ABIs.
-exported_cell()
-{
-	desc=$1
-	shift
-	if [ -z "$exported" ] || [ ! -f "$exported/asm/unistd.h" ]; then
-		skip "fallback syscall numbers equal the kernel's: $desc" \
-			"no exported headers given (make headers)"
-		return
-	fi
-	printf '#include <asm/unistd.h>\n' >"$tmp/k.c"
-	: >"$tmp/err"
-	kernel=$(numbers "$tmp/k.c" -I"$exported" "$@" 2>"$tmp/err")
-	got=$(nr "$@" 2>>"$tmp/err")
-	if [ -n "$kernel" ] && [ "$got" = "$kernel" ]; then
-		ok "fallback syscall numbers equal the kernel's: $desc: $got"
-	else
-		echo "header: '$got', kernel: '$kernel'" >>"$tmp/err"
-		not_ok "fallback syscall numbers equal the kernel's: $desc"
-	fi
-}
-exported_cell "x86_64" -D__x86_64__
-exported_cell "x32" -D__x86_64__ -D__ILP32__
-exported_cell "i386" -D__i386__
+check "the parser test and its guard build" parse_build
+if [ -s "$tmp/good" ]; then
+	read -r ppid_nr pid_nr <"$tmp/good"
+	cp "$tmp/good" "$tmp/nrs"
+	check "a file '$ppid_nr<TAB>$pid_nr': set issues $ppid_nr, get $pid_nr" \
+		"$tmp/parse" valid
+	# Each case: a description and a printf format of the two numbers.
+	while IFS='|' read -r desc fmt; do
+		rm -f "$tmp/nrs"
+		# The format is the case.
+		# shellcheck disable=SC2059
+		[ "$desc" = missing ] || printf -- "$fmt" "$ppid_nr" "$pid_nr" \
+			>"$tmp/nrs"
+		check "a file $desc: ENOSYS, neither number issued" \
+			"$guard" -n "$ppid_nr" -n "$pid_nr" "$tmp/parse" invalid
+	done <<-'CASES'
+	missing|
+	empty|
+	with one number|%s\n%.0s
+	without a newline|%s\t%s
+	with three numbers|%s\t%s\t1\n
+	with a trailing blank|%s\t%s \n
+	with two newlines|%s\t%s\n\n
+	with a leading blank| %s\t%s\n
+	with no blank between|%s%s\n
+	with a sign|+%s\t%s\n
+	with a negative number|-%s\t%s\n
+	with a zero|%.0s0\t%s\n
+	with an overflow|99999999999%s\t%s\n
+	with letters|%sx\t%s\n
+	CASES
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -35,26 +35,11 @@
 #include <xf86drm.h>
 #include <i915_drm.h>
 
-#if __has_include(<linux/gpuprio.h>)
-#include <linux/gpuprio.h>
-#else
-/* Mirrors include/uapi/linux/gpuprio.h of gpunice */
-#define GPUPRIO_CLASS_SHIFT	13
-#define GPUPRIO_CLASS_BE	2
-#define GPUPRIO_CLASS_IDLE	3
-#define GPUPRIO_BE_NICE_OFFSET	20
-#define GPUPRIO_WHO_PROCESS	1
-#define GPUPRIO_PRIO_VALUE(class, data)	(((class) << GPUPRIO_CLASS_SHIFT) | (data))
-#define GPUPRIO_BE_NICE(n)	GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_BE, (n) + GPUPRIO_BE_NICE_OFFSET)
-#endif
-
-#ifndef __NR_gpuprio_set
-#ifdef __alpha__
-#define __NR_gpuprio_set 573
-#else
-#define __NR_gpuprio_set 463
-#endif
-#endif
+/*
+ * The wrappers, which take the numbers from the running kernel (they differ
+ * between kernel lines), and the uapi constants.
+ */
+#include "../../tools/gpunice/include/gpuprio.h"
 
 #define KSFT_SKIP	4
 
@@ -270,7 +255,7 @@ static void hog(const char *path, int gpuprio, int slice_ms, int report_fd)
 	int fd, cur = 0, i;
 
 	signal(SIGTERM, on_term);
-	if (syscall(__NR_gpuprio_set, GPUPRIO_WHO_PROCESS, 0, gpuprio, 0U)) {
+	if (gpuprio_set(GPUPRIO_WHO_PROCESS, 0, gpuprio)) {
 		rep.err = errno;
 		if (write(report_fd, &rep, sizeof(rep)) != sizeof(rep))
 			_exit(1);
@@ -393,8 +378,8 @@ int main(int argc, char **argv)
 	fd = open_i915(path);
 	if (fd < 0)
 		return skip("no i915 render node (/dev/dri/renderD128-191)");
-	if (access("/proc/self/gpu_nice", F_OK))
-		return skip("kernel without gpuprio (/proc/self/gpu_nice missing)");
+	if (!gpuprio_supported())
+		return skip("kernel without gpuprio (no " GPUPRIO_SYSCALLS_PATH ")");
 	if (getparam(fd, I915_PARAM_HAS_SCHEDULER) <= 0 ||
 	    !(getparam(fd, I915_PARAM_HAS_SCHEDULER) &
 	      I915_SCHEDULER_CAP_PRIORITY))

@@ -894,17 +894,21 @@ int main(int argc, char **argv)
 		ctl.who[i] = resolve_id(ctl.kind, ctl.ids[i]);
 
 	/*
-	 * Only now may a syscall be issued, and only if the kernel has the
-	 * feature: on other kernels the numbers may belong to other calls.
+	 * Only now may a syscall be issued, and only if the kernel says which
+	 * numbers it gives the calls: they differ between kernel lines, and
+	 * on other kernels the same numbers belong to other calls.
 	 */
 	if (!gpuprio_supported()) {
 		if (ctl.ignore && have_command)
 			run_command(&ctl, prio, argv);
 		if (ctl.ignore && prio >= 0)
 			return EXIT_SUCCESS;
-		errx(EXIT_FAILURE, "%s%s",
+		errx(EXIT_FAILURE, "%s%s%s%s",
 		     _("this kernel has no GPU priority support "
-		       "(CONFIG_GPUPRIO)"),
+		       "(CONFIG_GPUPRIO): "),
+		     access(GPUPRIO_SYSCALLS_PATH, R_OK) ?
+		     _("cannot read ") : _("no system call numbers in "),
+		     GPUPRIO_SYSCALLS_PATH,
 		     have_command ? _("; -t runs the command without it") :
 		     "");
 	}

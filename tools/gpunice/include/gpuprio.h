@@ -12,18 +12,22 @@
  * later and as C++11 and later, and needs no kernel headers that know the
  * feature: copy it into a program's own tree if need be.
  *
- * The syscall numbers are only free in Linux 6.12: from 6.13 on the same
- * numbers are setxattrat(2) and getxattrat(2). Issuing them blindly on such
- * a kernel would run an unrelated system call, so the wrappers first check
- * that /proc/self/gpu_nice exists, which is true exactly when the running
- * kernel has GPU priorities. Without it they fail with ENOSYS and issue
- * nothing. The answer is cached: a kernel does not gain or lose the feature
- * while it runs.
+ * The system call numbers are not fixed: the Linux 6.12 series gives the
+ * calls 463 and 464 on x86-64, and from 6.13 on those are setxattrat(2)
+ * and getxattrat(2), so a later series numbers them differently. So the
+ * wrappers issue no number compiled in: before the first call they read
+ * the numbers the running kernel gives the calls, for the caller's ABI,
+ * from /proc/sys/kernel/gpuprio_syscalls. A kernel without the feature has no
+ * such file: then, or if it cannot be read or does not hold two numbers,
+ * the wrappers fail with ENOSYS and issue no system call. The numbers are
+ * read once per program (per translation unit that includes this header):
+ * a kernel does not renumber its calls while it runs.
  */
 #ifndef _GPUPRIO_H
 #define _GPUPRIO_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -112,30 +116,19 @@
 #endif
 
 /*
- * Kernel headers older than the feature do not name the calls: the numbers
- * of every ABI the kernel series wires up (the same test checks them).
+ * Where the running kernel says which numbers it gives the two calls (a
+ * test may define another file before including this header).
  */
-#ifndef __NR_gpuprio_set
-# if defined(__alpha__)
-#  define __NR_gpuprio_set	573
-#  define __NR_gpuprio_get	574
-# elif defined(__mips__) && defined(__NR_Linux)
-#  define __NR_gpuprio_set	(__NR_Linux + 463)
-#  define __NR_gpuprio_get	(__NR_Linux + 464)
-# elif defined(__x86_64__) && defined(__ILP32__)
-/* x32: __X32_SYSCALL_BIT added */
-#  define __NR_gpuprio_set	(0x40000000 + 463)
-#  define __NR_gpuprio_get	(0x40000000 + 464)
-# elif defined(__arm__) && defined(__NR_SYSCALL_BASE)
-#  define __NR_gpuprio_set	(__NR_SYSCALL_BASE + 463)
-#  define __NR_gpuprio_get	(__NR_SYSCALL_BASE + 464)
-# else
-#  define __NR_gpuprio_set	463
-#  define __NR_gpuprio_get	464
-# endif
+#ifndef GPUPRIO_SYSCALLS_PATH
+#define GPUPRIO_SYSCALLS_PATH	"/proc/sys/kernel/gpuprio_syscalls"
 #endif
 
-#define GPUPRIO_PROBE_PATH	"/proc/self/gpu_nice"
+/* O_CLOEXEC is POSIX.1-2008: a strict C99 program's <fcntl.h> may lack it. */
+#ifdef O_CLOEXEC
+# define GPUPRIO_O_CLOEXEC_	O_CLOEXEC
+#else
+# define GPUPRIO_O_CLOEXEC_	0
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -157,34 +150,112 @@ long syscall(long number, ...);
 #endif
 
 /*
+ * gpuprio_read_syscalls_ - parse GPUPRIO_SYSCALLS_PATH into @nr
+ *
+ * The file holds two positive decimal numbers, gpuprio_set's then
+ * gpuprio_get's, separated by blanks and followed by a newline. Returns 1
+ * with @nr filled in, 0 if the file does not exist (the kernel has no such
+ * calls), -1 if it exists but cannot be read or holds anything else.
+ */
+static inline int gpuprio_read_syscalls_(long nr[2])
+{
+	char buf[64];
+	ssize_t len;
+	size_t i = 0, n;
+	int fd, k;
+
+	do
+		fd = open(GPUPRIO_SYSCALLS_PATH, O_RDONLY | GPUPRIO_O_CLOEXEC_);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	do
+		len = read(fd, buf, sizeof(buf));
+	while (len < 0 && errno == EINTR);
+	close(fd);
+	if (len <= 0 || (size_t)len == sizeof(buf))
+		return -1;
+	n = (size_t)len;
+
+	for (k = 0; k < 2; k++) {
+		size_t start;
+		long v = 0;
+
+		if (k == 1) {
+			start = i;
+			while (i < n && (buf[i] == ' ' || buf[i] == '\t'))
+				i++;
+			if (i == start)
+				return -1;
+		}
+		start = i;
+		while (i < n && buf[i] >= '0' && buf[i] <= '9') {
+			if (v > (0x7fffffffL - 9) / 10)
+				return -1;
+			v = v * 10 + (buf[i] - '0');
+			i++;
+		}
+		if (i == start || v == 0)
+			return -1;
+		nr[k] = v;
+	}
+	if (i + 1 != n || buf[i] != '\n')
+		return -1;
+	return 1;
+}
+
+/*
+ * gpuprio_syscall_nr_ - the number the running kernel gives a call
+ * @get: 0 for gpuprio_set(2), 1 for gpuprio_get(2)
+ *
+ * Returns the number, or -1 with errno set to ENOSYS if the kernel does
+ * not say (see GPUPRIO_SYSCALLS_PATH). Read once, then cached: relaxed
+ * atomics suffice, as every reader stores the same numbers, each on its
+ * own (a reader that finds one of them not stored yet reads the file).
+ */
+static inline long gpuprio_syscall_nr_(int get)
+{
+	/* 0: not read yet; -1: the kernel has no such file. */
+	static long cached[2];
+	long nr[2];
+	long ret;
+	int saved_errno = errno;
+	int found;
+
+	ret = __atomic_load_n(&cached[get ? 1 : 0], __ATOMIC_RELAXED);
+	if (ret > 0)
+		return ret;
+	if (ret == 0) {
+		found = gpuprio_read_syscalls_(nr);
+		if (found > 0) {
+			__atomic_store_n(&cached[0], nr[0], __ATOMIC_RELAXED);
+			__atomic_store_n(&cached[1], nr[1], __ATOMIC_RELAXED);
+			errno = saved_errno;
+			return nr[get ? 1 : 0];
+		}
+		/* Missing is for good; unreadable may be a passing ENOMEM. */
+		if (found == 0) {
+			__atomic_store_n(&cached[0], -1L, __ATOMIC_RELAXED);
+			__atomic_store_n(&cached[1], -1L, __ATOMIC_RELAXED);
+		}
+	}
+	errno = ENOSYS;
+	return -1;
+}
+
+/*
  * gpuprio_supported - whether the running kernel has GPU priorities
  *
- * Returns 1 if it has, 0 if it has not or if that cannot be told (for
- * instance because /proc is not mounted): calling the raw numbers is only
- * safe when the answer is known to be yes.
+ * Returns 1 if it has and says which numbers it gives the calls, 0 if it
+ * has not or if that cannot be told (for instance because /proc is not
+ * mounted): the wrappers then fail with ENOSYS. errno is left as it was.
  */
 static inline int gpuprio_supported(void)
 {
-	/* -1: not probed yet. Relaxed atomics: every prober stores the same. */
-	static int cached = -1;
 	int saved_errno = errno;
-	int ret;
-
-	ret = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-	if (ret >= 0)
-		return ret;
-
-	if (access(GPUPRIO_PROBE_PATH, F_OK) == 0)
-		ret = 1;
-	else if (errno == ENOENT || errno == ENOTDIR)
-		ret = 0;
-	else
-		ret = -1;	/* e.g. ENOMEM: unknown, ask again next time */
+	int ret = gpuprio_syscall_nr_(0) > 0;
 
 	errno = saved_errno;
-	if (ret < 0)
-		return 0;
-	__atomic_store_n(&cached, ret, __ATOMIC_RELAXED);
 	return ret;
 }
 
@@ -203,11 +274,11 @@ static inline int gpuprio_supported(void)
  */
 static inline int gpuprio_set(int which, int who, int prio)
 {
-	if (!gpuprio_supported()) {
-		errno = ENOSYS;
+	long nr = gpuprio_syscall_nr_(0);
+
+	if (nr < 0)
 		return -1;
-	}
-	return (int)syscall(__NR_gpuprio_set, which, who, prio, 0U);
+	return (int)syscall(nr, which, who, prio, 0U);
 }
 
 /*
@@ -220,11 +291,11 @@ static inline int gpuprio_set(int which, int who, int prio)
  */
 static inline int gpuprio_get(int which, int who)
 {
-	if (!gpuprio_supported()) {
-		errno = ENOSYS;
+	long nr = gpuprio_syscall_nr_(1);
+
+	if (nr < 0)
 		return -1;
-	}
-	return (int)syscall(__NR_gpuprio_get, which, who, 0U);
+	return (int)syscall(nr, which, who, 0U);
 }
 
 /*

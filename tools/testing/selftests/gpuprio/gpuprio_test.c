@@ -33,11 +33,6 @@
 #define PIDFD_THREAD	O_EXCL
 #endif
 
-#ifndef __NR_gpuprio_set
-#define __NR_gpuprio_set 463
-#define __NR_gpuprio_get 464
-#endif
-
 #define UID_OWN		1000	/* the unprivileged caller */
 #define UID_OTHER	2000	/* someone else */
 /* The UAPI macros are unsigned; the syscalls take and return int. */
@@ -181,6 +176,35 @@ TEST(encoding)
 	EXPECT_EQ(5, GPUPRIO_PRIO_DATA(RT(5)));
 	EXPECT_EQ(3 << 13, IDLE);
 	EXPECT_EQ(8, GPUPRIO_RT_LEVELS);
+}
+
+/*
+ * kernel.gpuprio_syscalls names the numbers this kernel's syscall table
+ * gives the calls, those of the headers this test is built with, and
+ * nobody may change them.
+ */
+TEST(syscalls_sysctl)
+{
+	const char *path = "/proc/sys/kernel/gpuprio_syscalls";
+	char buf[64], want[64];
+	ssize_t len;
+	int fd;
+
+	if (!gpuprio_supported())
+		SKIP(return, "kernel has no GPU priority support");
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_LT(0, len);
+	buf[len] = '\0';
+	snprintf(want, sizeof(want), "%ld\t%ld\n", (long)__NR_gpuprio_set,
+		 (long)__NR_gpuprio_get);
+	EXPECT_STREQ(want, buf);
+
+	errno = 0;
+	EXPECT_EQ(-1, open(path, O_WRONLY));
+	EXPECT_EQ(EACCES, errno);
 }
 
 TEST_F(gpuprio, default_is_none_and_follows_cpu_nice)
