@@ -48,7 +48,8 @@ help:
 	@echo '  make demo         build, boot and run the GPU nice walk-through'
 	@echo '  make check        build everything, run all tests (host and guest)'
 	@echo '  make check-debug  the guest tests on a lockdep/KASAN/UBSAN kernel'
-	@echo '  make check-extra  arm64 wiring, make deb, stock without CONFIG_GPUPRIO'
+	@echo '  make check-extra  arm64 wiring, make deb, stock without CONFIG_GPUPRIO,'
+	@echo '                    an upstream (kernel.org) 6.12 tarball'
 	@echo '  make bench        what the feature costs against its peers'
 	@echo '  make effect       what GPU priority does to a frame rate (simgpu)'
 	@echo '  make mutants      each hook disabled in turn: do the tests notice?'
@@ -81,6 +82,7 @@ help:
 	@echo '  make check-amdgpu check-patches   amdgpu build and KUnit boot; make patches'
 	@echo '  make check-7.3    make kunit-7.3 as TAP for make check'
 	@echo '  make check-arm64 check-deb check-rpm check-pacman check-nogpuprio'
+	@echo '  make check-ktar'
 	@echo '                    the suites of make check-extra, one by one'
 	@echo '  make mutants-check  every mutant snippet still applies'
 	@echo 'Variables (current value or what it defaults to):'
@@ -250,7 +252,8 @@ CHECK_DIR ?= $(OUT)/check
 CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches check-7.3
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check-debug on 2 cores (see README, Time and disk).
-EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio
+EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
+	check-ktar
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
@@ -342,7 +345,7 @@ bench: deps
 # $(OUT)/nogpuprio and booted with the usual initramfs to run only KUnit,
 # whose driver suites then assert that nothing follows the CPU nice.
 NOGPUPRIO := $(OUT)/nogpuprio
-.PHONY: check-nogpuprio
+.PHONY: check-nogpuprio check-ktar
 check-nogpuprio: initramfs
 	@$(call placeholder,host-nogpuprio)
 	@$(MAKE) --no-print-directory kernel OUT=$(NOGPUPRIO) \
@@ -350,6 +353,13 @@ check-nogpuprio: initramfs
 	@tests/check-nogpuprio.sh $(NOGPUPRIO)/linux $(INITRD) \
 		$(CHECK_DIR)/nogpuprio > $(CHECK_DIR)/host-nogpuprio.tap
 # --- end of make check-nogpuprio --------------------------------------------
+
+# KTAR= with an upstream 6.12 tarball instead of Debian's patched source
+# (tests/check-ktar.sh fetches one; KTAR_UPSTREAM names another): the series
+# applies, the kernel builds, make patches passes, the core suites pass.
+check-ktar: initramfs
+	@$(call placeholder,host-ktar)
+	@tests/check-ktar.sh $(OUT)/ktar $(INITRD) > $(CHECK_DIR)/host-ktar.tap
 
 # --- make effect ------------------------------------------------------------
 # What GPU priority does to a foreground app's frame rate, on simgpu, the
