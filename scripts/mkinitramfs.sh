@@ -17,6 +17,9 @@ ln -s busybox "$root/bin/sh"
 cp "$guestdir/init" "$root/init"
 cp -R "$guestdir/suites" "$root/tests/suites"
 cp "$guestdir"/*.sh "$root/tests/"
+# The shell TAP library, at the path the guest scripts source it from.
+mkdir -p "$root/tests/lib"
+cp "$guestdir/../lib/tap.sh" "$root/tests/lib/"
 cp "$bindir"/* "$root/tests/bin/"
 for prog in "$root"/tests/bin/*; do
 	ln -s "../tests/bin/${prog##*/}" "$root/bin/${prog##*/}"

@@ -36,31 +36,10 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-n=0
-failed=0
-
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok()
-{
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	for f in "$tmp/out" "$tmp/err"; do
-		[ -s "$f" ] && sed "s|^|# ${f##*/}: |" "$f"
-	done
-	return 0
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+# shellcheck source=tests/lib/tap.sh
+. /tests/lib/tap.sh
+# A failure shows what the command under test printed.
+tap_show_on_failure "$tmp/out" "$tmp/err"
 
 # check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
 check()
@@ -138,14 +117,14 @@ chmod 755 "$tmp/as-gpu"
 as_gpu="$tmp/as-gpu"
 
 if [ ! -e /proc/self/gpu_nice ]; then
-	echo "not ok 1 - the kernel has GPU priorities (/proc/self/gpu_nice)"
-	echo "1..1"
+	not_ok "the kernel has GPU priorities (/proc/self/gpu_nice)"
+	tap_done
 	exit 1
 fi
 for prog in "$GPUNICE" "$TABS" "$THREADS"; do
 	command -v "$prog" >/dev/null || {
-		echo "not ok 1 - $prog is on PATH"
-		echo "1..1"
+		not_ok "$prog is on PATH"
+		tap_done
 		exit 1
 	}
 done
@@ -600,5 +579,4 @@ run "$GPUNICE" -c realtime -n 3 "$TABS"
 check "gpuprio-tabs: the main thread keeps realtime 3" eval \
 	'status_is 0 && out_has "every tab ran at its own priority"'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -46,6 +46,7 @@
 #include <linux/gpuprio.h>
 
 #include "gpu_nice_text.h"
+#include "../lib/tap.h"
 
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
@@ -1385,7 +1386,7 @@ int main(int argc, char **argv)
 	unsigned long max_ops = 0;
 	uint64_t seed;
 	const char *env;
-	int opt, only = -1, ph, rc, test = 0, e;
+	int opt, only = -1, ph, rc, e;
 	char buf[512];
 	unsigned int k;
 
@@ -1427,14 +1428,14 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	if (access("/proc/self/gpu_nice", F_OK)) {
-		printf("1..0 # SKIP kernel has no GPU priority support\n");
+		tap_skip_all("kernel has no GPU priority support");
 		return 0;
 	}
 	if (getuid() != 0) {
-		printf("1..0 # SKIP needs root\n");
+		tap_skip_all("needs root");
 		return 0;
 	}
-	printf("1..%d\n", (only < 0 ? NR_PHASES : 1) + 2);
+	tap_plan((only < 0 ? NR_PHASES : 1) + 2);
 	printf("# seed %llu, %.1f s per phase (replay: gpuprio_fuzz -s %llu -t %g)\n",
 	       (unsigned long long)seed, seconds, (unsigned long long)seed,
 	       seconds);
@@ -1454,9 +1455,9 @@ int main(int argc, char **argv)
 		memset(st, 0, sizeof(*st));
 		rc = run_phase(ph, pseed, seconds, max_ops);
 		errno_summary(st, buf, sizeof(buf));
-		printf("%sok %d - fuzz %s: %lu ops, %lu calls, %lu violations (%s)\n",
-		       rc || !st->done || st->violations ? "not " : "", ++test,
-		       phase_desc[ph], st->ops, st->calls, st->violations, buf);
+		tap(!rc && st->done && !st->violations,
+		    "fuzz %s: %lu ops, %lu calls, %lu violations (%s)",
+		    phase_desc[ph], st->ops, st->calls, st->violations, buf);
 		printf("#   sets %lu, gets %lu, gpu_nice writes %lu, reads %lu, sweeps %lu; replay: gpuprio_fuzz -s %llu -p %s -n %lu\n",
 		       st->sets, st->gets, st->writes, st->reads, st->sweeps,
 		       (unsigned long long)seed, phase_name[ph], st->ops);
@@ -1473,9 +1474,10 @@ int main(int argc, char **argv)
 	}
 	elapsed = now() - t0;
 	errno_summary(&total, buf, sizeof(buf));
-	printf("%sok %d - fuzz total: %lu calls in %.1f s (%.0f calls/s), %lu violations (%s)\n",
-	       total.violations ? "not " : "", ++test, total.calls, elapsed,
-	       total.calls / elapsed, total.violations, buf);
+	tap(!total.violations,
+	    "fuzz total: %lu calls in %.1f s (%.0f calls/s), %lu violations (%s)",
+	    total.calls, elapsed, total.calls / elapsed, total.violations,
+	    buf);
 	/* Coverage: every documented outcome was reached at least once. */
 	{
 		static const int need[] = {
@@ -1490,8 +1492,9 @@ int main(int argc, char **argv)
 						" %s", ename(need[k]));
 		if (only >= 0 && only != PH_ROOT)
 			off = 0;	/* one phase alone need not reach all */
-		printf("%sok %d - fuzz reached success, EINVAL, ESRCH, EPERM, EACCES, EFAULT and ESPIPE%s%s\n",
-		       off ? "not " : "", ++test, off ? ": missing" : "", miss);
+		tap(!off,
+		    "fuzz reached success, EINVAL, ESRCH, EPERM, EACCES, EFAULT and ESPIPE%s%s",
+		    off ? ": missing" : "", miss);
 	}
 	return 0;
 }

@@ -33,6 +33,7 @@
 #include <linux/gpuprio.h>
 
 #include "gpu_nice_text.h"
+#include "../lib/tap.h"
 
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
@@ -589,7 +590,7 @@ int main(int argc, char **argv)
 	int park[MAX_PROCS][2];
 	int base_fds, base_threads, base_procs, after_threads = 0, after_procs;
 	int after_fds, npgids;
-	int opt, i, status, crashed = 0, survivors_bad = 0, checked = 0, test = 0;
+	int opt, i, status, crashed = 0, survivors_bad = 0, checked = 0;
 	double seconds = 3, t0, elapsed;
 	unsigned long total = 0;
 	char why[200] = "", line[600];
@@ -630,14 +631,15 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	if (access("/proc/self/gpu_nice", F_OK)) {
-		printf("1..0 # SKIP kernel has no GPU priority support\n");
+		tap_skip_all("kernel has no GPU priority support");
 		return 0;
 	}
 	if (getuid() != 0) {
-		printf("1..0 # SKIP needs root\n");
+		tap_skip_all("needs root");
 		return 0;
 	}
-	printf("1..6\n# %d processes x %d threads for %.1f s, seed %llu\n",
+	tap_plan(6);
+	printf("# %d processes x %d threads for %.1f s, seed %llu\n",
 	       nprocs, nthreads, seconds, (unsigned long long)seed);
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -712,19 +714,21 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_OPS; i++)
 		off += snprintf(line + off, sizeof(line) - off, "%s%s %lu",
 				i ? ", " : "", op_name[i], sh->ops[i]);
-	printf("%sok %d - %s)\n", crashed ? "not " : "", ++test, line);
-	printf("%sok %d - only allowed errors: ok %lu, ESRCH %lu, EPERM %lu, EACCES %lu, unexpected %lu\n",
-	       sh->unexpected ? "not " : "", ++test, sh->err[0], sh->err[ESRCH],
-	       sh->err[EPERM], sh->err[EACCES], sh->unexpected);
+	tap(!crashed, "%s)", line);
+	tap(!sh->unexpected,
+	    "only allowed errors: ok %lu, ESRCH %lu, EPERM %lu, EACCES %lu, unexpected %lu",
+	    sh->err[0], sh->err[ESRCH], sh->err[EPERM], sh->err[EACCES],
+	    sh->unexpected);
 	for (i = 0; i < sh->nbad && i < (int)ARRAY_SIZE(sh->first_bad); i++)
 		printf("#   %s\n", sh->first_bad[i]);
-	printf("%sok %d - every value read was valid (%lu reads checked)\n",
-	       sh->invalid ? "not " : "", ++test, sh->reads_checked);
-	printf("%sok %d - every fork child exited cleanly (%lu forks, %lu failed)\n",
-	       sh->child_failed ? "not " : "", ++test, sh->ops[OP_FORK],
-	       sh->child_failed);
-	printf("%sok %d - every survivor holds a valid value, the same through gpuprio_get and /proc (%d tasks)\n",
-	       survivors_bad || !checked ? "not " : "", ++test, checked);
+	tap(!sh->invalid, "every value read was valid (%lu reads checked)",
+	    sh->reads_checked);
+	tap(!sh->child_failed,
+	    "every fork child exited cleanly (%lu forks, %lu failed)",
+	    sh->ops[OP_FORK], sh->child_failed);
+	tap(!survivors_bad && checked,
+	    "every survivor holds a valid value, the same through gpuprio_get and /proc (%d tasks)",
+	    checked);
 	if (survivors_bad || crashed)
 		printf("#   %s\n", why);
 
@@ -744,10 +748,10 @@ int main(int argc, char **argv)
 	after_fds = count_dir("/proc/self/fd");
 	errno = 0;
 	status = waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
-	printf("%sok %d - nothing left behind: processes %d -> %d, threads %d -> %d, fds %d -> %d, %s\n",
-	       after_threads > base_threads || after_procs > base_procs ||
-	       after_fds > base_fds || !status ? "not " : "", ++test,
-	       base_procs, after_procs, base_threads, after_threads, base_fds,
-	       after_fds, status ? "no child left" : "children left");
+	tap(after_threads <= base_threads && after_procs <= base_procs &&
+	    after_fds <= base_fds && status,
+	    "nothing left behind: processes %d -> %d, threads %d -> %d, fds %d -> %d, %s",
+	    base_procs, after_procs, base_threads, after_threads, base_fds,
+	    after_fds, status ? "no child left" : "children left");
 	return 0;
 }

@@ -34,32 +34,10 @@ NOSUPPORT_CMD="$NOSUPPORT; -t runs the command without it"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-n=0
-failed=0
-
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok()
-{
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	# Show what the failing command printed, as TAP diagnostics.
-	for f in "$tmp/out" "$tmp/err"; do
-		[ -s "$f" ] && sed "s|^|# ${f##*/}: |" "$f"
-	done
-	return 0
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# A failure shows what the command under test printed.
+tap_show_on_failure "$tmp/out" "$tmp/err"
 
 # check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
 check()
@@ -607,5 +585,4 @@ else
 	skip "make install honours DESTDIR and PREFIX" "no make"
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
