@@ -138,7 +138,7 @@ $(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c kernel
 # The fuzzer and the stress test of the guest (suites 30 and 40).
 GUEST_PROGS += $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress
 $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress: $(TESTBIN)/%: \
-		tests/guest/%.c tests/guest/gpu_nice_text.h tests/lib/tap.h kernel
+		tests/guest/%.c tests/lib/gpu_nice_text.h tests/lib/tap.h kernel
 	@mkdir -p $(TESTBIN)
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<

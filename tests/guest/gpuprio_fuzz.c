@@ -45,7 +45,7 @@
 #include <linux/capability.h>
 #include <linux/gpuprio.h>
 
-#include "gpu_nice_text.h"
+#include "../lib/gpu_nice_text.h"
 #include "../lib/tap.h"
 
 #ifndef __NR_gpuprio_set
@@ -203,14 +203,10 @@ static bool valid_value(int prio)
 }
 
 /* NONE follows the CPU nice downward only. */
-static int follow(int nice)
-{
-	return nice > 0 ? nice : 0;
-}
-
 static int resolve(int prio, int nice)
 {
-	return CLASS(prio) == GPUPRIO_CLASS_NONE ? BE(follow(nice)) : prio;
+	return CLASS(prio) == GPUPRIO_CLASS_NONE ? BE(gpu_nice_follow(nice)) :
+						   prio;
 }
 
 static int rank(int prio)
@@ -260,8 +256,8 @@ static int model_set_one(const struct mtask *t, int prio)
 	if (CLASS(prio) != GPUPRIO_CLASS_BE)
 		return 0;
 	nice = GPUPRIO_TO_NICE(prio);
-	if (nice < follow(t->nice) && nice < rank(resolve(t->prio, t->nice)) &&
-	    !cap_nice() && nice < 20 - t->rlim)
+	if (nice < gpu_nice_follow(t->nice) &&
+	    nice < rank(resolve(t->prio, t->nice)) && !cap_nice() && nice < 20 - t->rlim)
 		return EACCES;
 	return 0;
 }
@@ -358,24 +354,6 @@ static void check_value(struct mtask *t, const char *after)
 	}
 }
 
-/* The line /proc/<pid>/gpu_nice shows for @t. */
-static void proc_text(const struct mtask *t, char *buf, size_t len)
-{
-	switch (CLASS(t->prio)) {
-	case GPUPRIO_CLASS_RT:
-		snprintf(buf, len, "realtime %d\n", DATA(t->prio));
-		break;
-	case GPUPRIO_CLASS_BE:
-		snprintf(buf, len, "best-effort %d\n", GPUPRIO_TO_NICE(t->prio));
-		break;
-	case GPUPRIO_CLASS_IDLE:
-		snprintf(buf, len, "idle\n");
-		break;
-	default:
-		snprintf(buf, len, "none %d\n", follow(t->nice));
-	}
-}
-
 /* Read the whole file through @fd in chunks of @chunk bytes. */
 static int read_all(int fd, char *buf, size_t len, size_t chunk)
 {
@@ -406,10 +384,10 @@ static void check_proc(const struct mtask *t, size_t chunk, bool counted)
 		st->reads++;
 		count_err(n < 0 ? -n : 0);
 	}
-	proc_text(t, want, sizeof(want));
+	gpu_nice_format(want, sizeof(want), t->prio, t->nice);
 	if (n < 0)
 		violation("read gpu_nice of %d: %s", t->tid, ename(-n));
-	else if (!text_decodes(got) || strcmp(got, want))
+	else if (!gpu_nice_decodes(got) || strcmp(got, want))
 		violation("gpu_nice of %d reads \"%s\", expected \"%s\"",
 			  t->tid, esc(got, strlen(got)), esc(want, strlen(want)));
 }
@@ -954,7 +932,7 @@ static void op_read(void)
 	 * record it last showed, so an offset read after the value changed
 	 * can see the old line's tail; a read from 0 first shows it afresh.
 	 */
-	proc_text(t, want, sizeof(want));
+	gpu_nice_format(want, sizeof(want), t->prio, t->nice);
 	off = rnd(strlen(want) + 3);
 	st->reads++;
 	st->calls += 2;

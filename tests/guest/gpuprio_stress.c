@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <linux/gpuprio.h>
 
-#include "gpu_nice_text.h"
+#include "../lib/gpu_nice_text.h"
 #include "../lib/tap.h"
 
 #ifndef __NR_gpuprio_set
@@ -57,11 +57,6 @@ enum { OP_SET_SELF, OP_SET_OTHER, OP_GET, OP_GET_GROUP, OP_SET_GROUP,
 	OP_PROC_READ, OP_PROC_WRITE, OP_FORK, OP_THREAD, OP_SETPGID,
 	OP_NICE, NR_OPS };
 /* NONE follows the CPU nice downward only. */
-static int follow_cpu_nice(int nice)
-{
-	return nice > 0 ? nice : 0;
-}
-
 static const char *const op_name[] = {
 	"set self", "set other", "get", "get group", "set group",
 	"proc read", "proc write", "fork", "thread", "setpgid", "cpu nice",
@@ -233,7 +228,7 @@ static void proc_read(uint64_t *s)
 	} else {
 		buf[n] = '\0';
 		add(&sh->reads_checked);
-		if (!text_decodes(buf)) {
+		if (!gpu_nice_decodes(buf)) {
 			add(&sh->invalid);
 			bad("gpu_nice read does not decode", 0);
 		}
@@ -559,22 +554,9 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 			continue;
 		}
 		buf[n] = '\0';
-		switch (CLASS(v)) {
-		case GPUPRIO_CLASS_RT:
-			snprintf(want, sizeof(want), "realtime %d\n", DATA(v));
-			break;
-		case GPUPRIO_CLASS_BE:
-			snprintf(want, sizeof(want), "best-effort %d\n",
-				 GPUPRIO_TO_NICE(v));
-			break;
-		case GPUPRIO_CLASS_IDLE:
-			snprintf(want, sizeof(want), "idle\n");
-			break;
-		default:
-			snprintf(want, sizeof(want), "none %d\n",
-				 follow_cpu_nice(getpriority(PRIO_PROCESS, tid)));
-		}
-		if (!text_decodes(buf) || strcmp(buf, want)) {
+		gpu_nice_format(want, sizeof(want), v,
+				getpriority(PRIO_PROCESS, tid));
+		if (!gpu_nice_decodes(buf) || strcmp(buf, want)) {
 			snprintf(why, len, "task %d: value %#lx but gpu_nice \"%.*s\"",
 				 tid, v, (int)strcspn(buf, "\n"), buf);
 			bad_count++;
