@@ -183,7 +183,7 @@ GUEST_PROGS += $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
 guest-bin: $(GUEST_PROGS)
 
 initramfs: guest-bin
-	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest
+	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest $(KDIR)
 
 check-guest: kernel initramfs
 	@GUEST_APPEND="$$(tests/i915-mock-params.sh $(KDIR)) $(GUEST_APPEND)" \
