@@ -20,9 +20,9 @@ ln -s busybox "$root/bin/sh"
 cp "$guestdir/init" "$root/init"
 cp -R "$guestdir/suites" "$root/tests/suites"
 cp "$guestdir"/*.sh "$root/tests/"
-# The shell TAP library, at the path the guest scripts source it from.
+# The shell test library, at the path the guest scripts source it from.
 mkdir -p "$root/tests/lib"
-cp "$guestdir/../lib/tap.sh" "$root/tests/lib/"
+cp "$guestdir"/../lib/*.sh "$root/tests/lib/"
 if [ -n "$ktree" ]; then
 	"$guestdir/../i915-mock-params.sh" --subtests "$ktree" \
 		> "$root/tests/i915-mock-subtests"

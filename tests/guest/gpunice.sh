@@ -38,31 +38,9 @@ trap 'exit 1' INT TERM
 
 # shellcheck source=tests/lib/tap.sh
 . /tests/lib/tap.sh
-# A failure shows what the command under test printed.
-tap_show_on_failure "$tmp/out" "$tmp/err"
-
-# check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# run COMMAND...: run it, keeping its stdout, stderr and exit status.
-run()
-{
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-status_is() { [ "$rc" -eq "$1" ]; }
-out_is() { [ "$(cat "$tmp/out")" = "$1" ]; }
-err_is() { [ "$(cat "$tmp/err")" = "$1" ]; }
-out_empty() { [ ! -s "$tmp/out" ]; }
-err_empty() { [ ! -s "$tmp/err" ]; }
-err_has() { grep -qF -e "$1" "$tmp/err"; }
-out_has() { grep -qF -e "$1" "$tmp/out"; }
+# check, run, status_is, out_is...
+# shellcheck source=tests/lib/cmd.sh
+. /tests/lib/cmd.sh
 
 # gpu_nice PID [TID]: what /proc says about a process or thread.
 gpu_nice()

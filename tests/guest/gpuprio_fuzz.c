@@ -46,7 +46,6 @@
 #include <linux/gpuprio.h>
 
 #include "../lib/gpu_nice_text.h"
-#include "../lib/tap.h"
 
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
@@ -1403,16 +1402,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
-	if (access("/proc/self/gpu_nice", F_OK)) {
-		tap_skip_all("kernel has no GPU priority support");
+	if (!gpu_nice_tap_start())
 		return 0;
-	}
-	if (getuid() != 0) {
-		tap_skip_all("needs root");
-		return 0;
-	}
 	tap_plan((only < 0 ? NR_PHASES : 1) + 2);
 	printf("# seed %llu, %.1f s per phase (replay: gpuprio_fuzz -s %llu -t %g)\n",
 	       (unsigned long long)seed, seconds, (unsigned long long)seed,

@@ -33,7 +33,6 @@
 #include <linux/gpuprio.h>
 
 #include "../lib/gpu_nice_text.h"
-#include "../lib/tap.h"
 
 #ifndef __NR_gpuprio_set
 #define __NR_gpuprio_set 463
@@ -610,16 +609,8 @@ int main(int argc, char **argv)
 			MAX_THREADS);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
-	if (access("/proc/self/gpu_nice", F_OK)) {
-		tap_skip_all("kernel has no GPU priority support");
+	if (!gpu_nice_tap_start())
 		return 0;
-	}
-	if (getuid() != 0) {
-		tap_skip_all("needs root");
-		return 0;
-	}
 	tap_plan(6);
 	printf("# %d processes x %d threads for %.1f s, seed %llu\n",
 	       nprocs, nthreads, seconds, (unsigned long long)seed);

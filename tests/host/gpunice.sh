@@ -36,23 +36,9 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
-# A failure shows what the command under test printed.
-tap_show_on_failure "$tmp/out" "$tmp/err"
-
-# check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# run COMMAND...: run it, keeping its stdout, stderr and exit status.
-run()
-{
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
+# check, run, status_is, out_is...
+# shellcheck source=tests/lib/cmd.sh
+. "$top/tests/lib/cmd.sh"
 
 # Under the guard, any gpuprio syscall kills the tool (status 159).
 guard=$tmp/nosys-guard
@@ -61,13 +47,6 @@ rung()
 	run "$guard" "$@"
 }
 
-status_is() { [ "$rc" -eq "$1" ]; }
-out_is() { [ "$(cat "$tmp/out")" = "$1" ]; }
-err_is() { [ "$(cat "$tmp/err")" = "$1" ]; }
-out_has() { grep -qF -e "$1" "$tmp/out"; }
-err_has() { grep -qF -e "$1" "$tmp/err"; }
-out_empty() { [ ! -s "$tmp/out" ]; }
-err_empty() { [ ! -s "$tmp/err" ]; }
 err_last_is() { [ "$(tail -n 1 "$tmp/err")" = "$1" ]; }
 err_lines() { [ "$(wc -l <"$tmp/err")" -eq "$1" ]; }
 

@@ -3,6 +3,7 @@
  * The text of /proc/<pid>/gpu_nice, for the test programs: the line the
  * kernel shows for a value, and whether a line read is one it can show.
  * The one copy of that grammar in tests/ (gpuprio_set(2) documents it).
+ * And the start of a program that needs the file and root.
  */
 #ifndef TESTS_LIB_GPU_NICE_TEXT_H
 #define TESTS_LIB_GPU_NICE_TEXT_H
@@ -10,8 +11,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/gpuprio.h>
+
+#include "tap.h"
 
 /* The GPU nice an unset value (class none) shows: the CPU nice, downward. */
 static inline int gpu_nice_follow(int cpu_nice)
@@ -55,6 +59,26 @@ static inline bool gpu_nice_decodes(const char *s)
 	if (sscanf(s, "realtime %d%c", &n, &end) == 2 && end == '\n')
 		return n >= 0 && n <= 7;
 	return false;
+}
+
+/*
+ * The start of a root test program's TAP, line-buffered: false, with the
+ * empty plan and its reason, on a kernel without the feature (no
+ * /proc/self/gpu_nice) or when not root.
+ */
+static inline bool gpu_nice_tap_start(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	if (access("/proc/self/gpu_nice", F_OK)) {
+		tap_skip_all("kernel has no GPU priority support");
+		return false;
+	}
+	if (getuid() != 0) {
+		tap_skip_all("needs root");
+		return false;
+	}
+	return true;
 }
 
 #endif /* TESTS_LIB_GPU_NICE_TEXT_H */
