@@ -185,22 +185,6 @@ static int foreign_fd = -1;	/* opened with other credentials */
 static pid_t foreign_tid;
 static struct creds foreign_creds;	/* ... which are these */
 
-static bool valid_value(int prio)
-{
-	if (prio & ~0xffff)
-		return false;
-	switch (CLASS(prio)) {
-	case GPUPRIO_CLASS_NONE:
-	case GPUPRIO_CLASS_IDLE:
-		return DATA(prio) == 0;
-	case GPUPRIO_CLASS_RT:
-		return DATA(prio) < GPUPRIO_RT_LEVELS;
-	case GPUPRIO_CLASS_BE:
-		return DATA(prio) < GPUPRIO_BE_LEVELS;
-	}
-	return false;
-}
-
 /* NONE follows the CPU nice downward only. */
 static int resolve(int prio, int nice)
 {
@@ -522,7 +506,7 @@ static void op_set(void)
 	} else if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD) {
 		want = EINVAL;
 		why = "bad which";
-	} else if (!valid_value(prio)) {
+	} else if (!gpuprio_value_valid(prio)) {
 		want = EINVAL;
 		why = "bad value";
 	} else if (CLASS(prio) == GPUPRIO_CLASS_RT && !cap_nice()) {
@@ -594,7 +578,7 @@ static void op_get(void)
 				want = v;
 		}
 	}
-	if (ret >= 0 && !valid_value(ret))
+	if (ret >= 0 && !gpuprio_value_valid(ret))
 		violation("gpuprio_get(%d, %d) = %#x: not a valid value",
 			  which, who, ret);
 	if (ret >= 0 && which != GPUPRIO_WHO_PROCESS &&

@@ -41,7 +41,6 @@
 
 #define BE(n)		((int)GPUPRIO_BE_NICE(n))
 #define CLASS(v)	((int)GPUPRIO_PRIO_CLASS(v))
-#define DATA(v)		((int)GPUPRIO_PRIO_DATA(v))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define MAX_PROCS	8
@@ -106,22 +105,6 @@ static unsigned int rnd(uint64_t *s, unsigned int n)
 	return rnd64(s) % n;
 }
 
-static bool valid_value(long v)
-{
-	if (v < 0 || v & ~0xffffL)
-		return false;
-	switch (CLASS(v)) {
-	case GPUPRIO_CLASS_NONE:
-	case GPUPRIO_CLASS_IDLE:
-		return DATA(v) == 0;
-	case GPUPRIO_CLASS_RT:
-		return DATA(v) < GPUPRIO_RT_LEVELS;
-	case GPUPRIO_CLASS_BE:
-		return DATA(v) < GPUPRIO_BE_LEVELS;
-	}
-	return false;
-}
-
 static int random_valid(uint64_t *s)
 {
 	unsigned int i = rnd(s, 50);
@@ -159,7 +142,7 @@ static void result(const char *what, long ret, int e, bool to_self)
 static void check_value(long v)
 {
 	add(&sh->reads_checked);
-	if (!valid_value(v)) {
+	if (!gpuprio_value_valid(v)) {
 		add(&sh->invalid);
 		bad("invalid value read", (int)v);
 	}
@@ -295,7 +278,7 @@ static void do_fork(uint64_t *s)
 		for (i = 0; i < 10; i++)
 			one_op(&cs, rnd(&cs, OP_FORK));
 		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0, 0U);
-		_exit(valid_value(v) ? 0 : 3);
+		_exit(gpuprio_value_valid(v) ? 0 : 3);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
@@ -546,7 +529,7 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 		    (errno == ESRCH || errno == ENOENT))
 			continue;
 		(*checked)++;
-		if (!valid_value(v) || n <= 0) {
+		if (!gpuprio_value_valid(v) || n <= 0) {
 			snprintf(why, len, "task %d: value %ld, read %zd", tid,
 				 v, n);
 			bad_count++;

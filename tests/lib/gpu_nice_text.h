@@ -17,6 +17,23 @@
 
 #include "tap.h"
 
+/* Whether @v is a GPU priority value gpuprio_get() may return. */
+static inline bool gpuprio_value_valid(long v)
+{
+	if (v < 0 || v & ~0xffffL)
+		return false;
+	switch (GPUPRIO_PRIO_CLASS(v)) {
+	case GPUPRIO_CLASS_NONE:
+	case GPUPRIO_CLASS_IDLE:
+		return GPUPRIO_PRIO_DATA(v) == 0;
+	case GPUPRIO_CLASS_RT:
+		return GPUPRIO_PRIO_DATA(v) < GPUPRIO_RT_LEVELS;
+	case GPUPRIO_CLASS_BE:
+		return GPUPRIO_PRIO_DATA(v) < GPUPRIO_BE_LEVELS;
+	}
+	return false;
+}
+
 /* The GPU nice an unset value (class none) shows: the CPU nice, downward. */
 static inline int gpu_nice_follow(int cpu_nice)
 {
