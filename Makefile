@@ -140,7 +140,7 @@ $(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c kernel
 # The fuzzer and the stress test of the guest (suites 30 and 40).
 GUEST_PROGS += $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress
 $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress: $(TESTBIN)/%: \
-		tests/guest/%.c tests/guest/gpu_nice_text.h kernel
+		tests/guest/%.c tests/lib/gpu_nice_text.h tests/lib/tap.h kernel
 	@mkdir -p $(TESTBIN)
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
@@ -187,7 +187,7 @@ $(TESTBIN)/simgpu.ko: $(SIMGPU_SRC) kernel
 	@$(MAKE) -s -C $(KDIR) M=$(SIMGPU_OUT) modules
 	@cmp -s $(SIMGPU_OUT)/simgpu.ko $@ || cp $(SIMGPU_OUT)/simgpu.ko $@
 $(TESTBIN)/simgpu_test: tests/simgpu/simgpu_test.c tests/simgpu/simgpu_drm.h \
-		kernel
+		tests/lib/tap.h kernel
 	@mkdir -p $(TESTBIN)
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
@@ -198,7 +198,7 @@ GUEST_PROGS += $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
 guest-bin: $(GUEST_PROGS)
 
 initramfs: guest-bin
-	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest
+	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest $(KDIR)
 
 check-guest: kernel initramfs
 	@GUEST_APPEND="$$(tests/i915-mock-params.sh $(KDIR)) $(GUEST_APPEND)" \
@@ -315,7 +315,7 @@ check-debug: deps
 # gpuprio_bench is also in the make check guest (suite 60, a quick smoke run).
 GUEST_PROGS += $(TESTBIN)/gpuprio_bench
 guest-bin: $(TESTBIN)/gpuprio_bench
-$(TESTBIN)/gpuprio_bench: tests/bench/gpuprio_bench.c kernel
+$(TESTBIN)/gpuprio_bench: tests/bench/gpuprio_bench.c tests/lib/tap.h kernel
 	@mkdir -p $(TESTBIN)
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<

@@ -243,7 +243,7 @@ static int gpuprio_test_set_level(struct kunit *test, u16 prio,
 {
 	struct rlimit *rlim = &current->signal->rlim[RLIMIT_NICE];
 	struct rlimit saved_rlim = *rlim;
-	u16 saved = current->gpuprio;
+	u16 saved = task_gpuprio_stored(current);
 	const struct cred *old;
 	struct cred *cred;
 	int level = -1;
@@ -261,7 +261,7 @@ static int gpuprio_test_set_level(struct kunit *test, u16 prio,
 	*rlim = saved_rlim;
 	if (level >= 0)
 		KUNIT_EXPECT_EQ(test, task_gpuprio_raw(current), prio);
-	WRITE_ONCE(current->gpuprio, saved);
+	gpuprio_test_set_raw(current, saved);
 	return level;
 }
 
@@ -306,9 +306,9 @@ static void gpuprio_test_reset_on_fork(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		p->gpuprio = cases[i].before;
+		gpuprio_test_set_raw(p, cases[i].before);
 		gpuprio_reset_on_fork(p);
-		KUNIT_EXPECT_EQ(test, p->gpuprio, cases[i].after);
+		KUNIT_EXPECT_EQ(test, task_gpuprio_stored(p), cases[i].after);
 	}
 }
 

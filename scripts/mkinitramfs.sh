@@ -3,9 +3,12 @@
 # the static test programs.
 #
 # usage: mkinitramfs.sh <output.cpio.gz> <dir of static programs> <tests/guest>
+#        [<kernel tree>]
+# With the kernel tree, the guest also gets the subtests of the i915 mock
+# selftests it runs (tests/guest/suites/50-i915-mock).
 set -eu
 
-out=$1 bindir=$2 guestdir=$3
+out=$1 bindir=$2 guestdir=$3 ktree=${4-}
 root=$(mktemp -d)
 chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
@@ -17,6 +20,13 @@ ln -s busybox "$root/bin/sh"
 cp "$guestdir/init" "$root/init"
 cp -R "$guestdir/suites" "$root/tests/suites"
 cp "$guestdir"/*.sh "$root/tests/"
+# The shell test library, at the path the guest scripts source it from.
+mkdir -p "$root/tests/lib"
+cp "$guestdir"/../lib/*.sh "$root/tests/lib/"
+if [ -n "$ktree" ]; then
+	"$guestdir/../i915-mock-params.sh" --subtests "$ktree" \
+		> "$root/tests/i915-mock-subtests"
+fi
 cp "$bindir"/* "$root/tests/bin/"
 for prog in "$root"/tests/bin/*; do
 	ln -s "../tests/bin/${prog##*/}" "$root/bin/${prog##*/}"

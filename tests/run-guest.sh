@@ -16,10 +16,11 @@ kernel=$1 initrd=$2 results=$3
 timeout=${GUEST_TIMEOUT:-900}
 mkdir -p "$results"
 
-# KVM only where the CPU can really do it: /dev/kvm alone is not enough
-# (without vmx/svm, -enable-kvm hangs at "Booting from ROM").
+# shellcheck source=tests/lib/host.sh
+. "$(dirname "$0")/lib/host.sh"
+# KVM only where the CPU can really do it.
 accel="-accel tcg"
-if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
+if host_has_kvm; then
 	accel="-enable-kvm -cpu host"
 fi
 

@@ -209,6 +209,18 @@ u16 gpuprio_mark(u16 prio);
 int gpuprio_set_task_locked(struct task_struct *p, u16 prio);
 int gpuprio_set_task(struct task_struct *p, u16 prio);
 bool gpuprio_follows_nice(void);
+
+/*
+ * For in-kernel tests only: store @prio in @p as it is, with none of the
+ * checks of gpuprio_set(), to set up a case.
+ *
+ * Return: true, @p holds @prio.
+ */
+static inline bool gpuprio_test_set_raw(struct task_struct *p, u16 prio)
+{
+	WRITE_ONCE(p->gpuprio, prio);
+	return true;
+}
 #else
 /* Off means stock: the drivers see every task at normal. */
 static inline bool gpuprio_follows_nice(void)
@@ -227,6 +239,12 @@ static inline void gpuprio_reset_on_fork(struct task_struct *p)
 
 static inline void gpuprio_fork(struct task_struct *p, bool reset_on_fork)
 {
+}
+
+/* Every task is at GPUPRIO_DEFAULT: a test can ask for nothing else. */
+static inline bool gpuprio_test_set_raw(struct task_struct *p, u16 prio)
+{
+	return prio == GPUPRIO_DEFAULT;
 }
 #endif
 

@@ -53,6 +53,8 @@
 #include <linux/gpuprio.h>
 #include <linux/ioprio.h>
 
+#include "../lib/tap.h"
+
 /* The numbers: the test kernel's uapi headers (-isystem out/headers). */
 #ifndef __NR_gpuprio_set
 #error "no __NR_gpuprio_set: build with the test kernel's headers (make headers)"
@@ -65,7 +67,6 @@
 static int rounds = 5, batches = 7;
 static double batch_ms = 2.0, min_steps = 20, clock_step = 1;
 static int tap_mode;
-static int tap_count, tap_failed;
 
 /* What the operations act on, set before each group. */
 static int target_pgid;
@@ -98,23 +99,11 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, ": %s\n", strerror(errno));
 	va_end(ap);
-	if (tap_mode)
-		printf("not ok %d %s\n1..%d\n", tap_count + 1, "bench ran",
-		       tap_count + 1);
+	if (tap_mode) {
+		tap(false, "bench ran");
+		tap_done();
+	}
 	exit(1);
-}
-
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d ", ok ? "" : "not ", ++tap_count);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!ok)
-		tap_failed++;
 }
 
 /* ---- the operations; i is the call's index in its batch ---- */
@@ -435,8 +424,8 @@ static void measure(const char *group, struct op *ops, int nops,
 		return;
 	for (k = 0; k < nops; k++) {
 		if (ops[k].missing) {
-			printf("ok %d %s %s # SKIP not in this kernel\n",
-			       ++tap_count, group, ops[k].name);
+			tap_skip("not in this kernel", "%s %s", group,
+				 ops[k].name);
 			continue;
 		}
 		/* A syscall under TCG costs ~200 ns, a fork far more */
@@ -723,8 +712,7 @@ int main(int argc, char **argv)
 			usage();
 	}
 	if (tap_mode) {
-		printf("1..%d\n", tap_count);
-		return tap_failed ? 1 : 0;
+		return tap_done();
 	}
 	return 0;
 }

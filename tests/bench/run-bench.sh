@@ -14,25 +14,16 @@ set -u
 on=$1 off=$2 initrd=$3 tree=$4 results=$5 boots=${6:-3}
 here=$(dirname "$0")
 
-list=$tree/drivers/gpu/drm/i915/selftests/i915_mock_selftests.h
 # gpuprio_perf is a measurement that only runs when st_filter names it.
-i915="i915.mock_selftests=-1 i915.st_filter=perf_gpuprio_request"
-for name in sanitycheck gpuprio_perf; do
-	line=$(grep -n "^selftest($name," "$list" | cut -d: -f1)
-	[ -n "$line" ] || { echo "run-bench: no $name in $list" >&2; exit 1; }
-	i915="$i915 i915.igt__${line}__mock_$name=1"
-done
+i915=$(I915_MOCK_SELFTESTS="sanitycheck gpuprio_perf" \
+	"$here/../i915-mock-params.sh" "$tree") || exit 1
+i915="$i915 i915.st_filter=perf_gpuprio_request"
 
+# shellcheck source=tests/lib/host.sh
+. "$here/../lib/host.sh"
 # Host facts for the report (the guest reports its own clock).
 {
-	echo "host_nproc $(nproc)"
-	echo "host_cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-	echo "qemu $(qemu-system-x86_64 --version | head -1)"
-	if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
-		echo "accel KVM"
-	else
-		echo "accel TCG"
-	fi
+	host_info
 	echo "guest_smp 2 vCPUs, 1G (kernel built with NR_CPUS=1)"
 	echo "boots $boots"
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"

@@ -13,7 +13,9 @@
 # "cpu MHz" is the TSC's rate on hosts with a constant TSC (and on virtual
 # machines); where it is a momentary CPU clock the guest's time runs off by
 # as much, alike for frame periods and job lengths, so the ratios hold.
-if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
+# shellcheck source=tests/lib/host.sh
+. "$(dirname "$0")/../lib/host.sh"
+if host_has_kvm; then
 	exit 0
 fi
 khz=$(awk '/^cpu MHz/ { printf "%d", $4 * 1000; exit }' /proc/cpuinfo)

@@ -8,17 +8,12 @@ set -u
 kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5}
 here=$(dirname "$0")
 
+# shellcheck source=tests/lib/host.sh
+. "$here/../lib/host.sh"
 # Host facts for the report (the guest reports its own clock).
 {
-	echo "host_nproc $(nproc)"
-	echo "host_cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	host_info
 	echo "host_load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "qemu $(qemu-system-x86_64 --version | head -1)"
-	if [ -w /dev/kvm ] && grep -qE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
-		echo "accel KVM"
-	else
-		echo "accel TCG"
-	fi
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$results/host-info"
 

@@ -36,54 +36,11 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-n=0
-failed=0
-
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok()
-{
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	for f in "$tmp/out" "$tmp/err"; do
-		[ -s "$f" ] && sed "s|^|# ${f##*/}: |" "$f"
-	done
-	return 0
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-# check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# run COMMAND...: run it, keeping its stdout, stderr and exit status.
-run()
-{
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-status_is() { [ "$rc" -eq "$1" ]; }
-out_is() { [ "$(cat "$tmp/out")" = "$1" ]; }
-err_is() { [ "$(cat "$tmp/err")" = "$1" ]; }
-out_empty() { [ ! -s "$tmp/out" ]; }
-err_empty() { [ ! -s "$tmp/err" ]; }
-err_has() { grep -qF -e "$1" "$tmp/err"; }
-out_has() { grep -qF -e "$1" "$tmp/out"; }
+# shellcheck source=tests/lib/tap.sh
+. /tests/lib/tap.sh
+# check, run, status_is, out_is...
+# shellcheck source=tests/lib/cmd.sh
+. /tests/lib/cmd.sh
 
 # gpu_nice PID [TID]: what /proc says about a process or thread.
 gpu_nice()
@@ -138,14 +95,14 @@ chmod 755 "$tmp/as-gpu"
 as_gpu="$tmp/as-gpu"
 
 if [ ! -e /proc/self/gpu_nice ]; then
-	echo "not ok 1 - the kernel has GPU priorities (/proc/self/gpu_nice)"
-	echo "1..1"
+	not_ok "the kernel has GPU priorities (/proc/self/gpu_nice)"
+	tap_done
 	exit 1
 fi
 for prog in "$GPUNICE" "$TABS" "$THREADS"; do
 	command -v "$prog" >/dev/null || {
-		echo "not ok 1 - $prog is on PATH"
-		echo "1..1"
+		not_ok "$prog is on PATH"
+		tap_done
 		exit 1
 	}
 done
@@ -680,5 +637,4 @@ check "numbers hidden: gpuprio-tabs skips with ENOSYS, issues neither" \
 check "after the namespace: kernel.gpuprio_syscalls is still '$want'" \
 	eval '[ "$(cat "$SYSCALLS")" = "$want" ]'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -45,7 +45,7 @@
 #include <linux/capability.h>
 #include <linux/gpuprio.h>
 
-#include "gpu_nice_text.h"
+#include "../lib/gpu_nice_text.h"
 
 /* The numbers: the test kernel's uapi headers (-isystem out/headers). */
 #ifndef __NR_gpuprio_set
@@ -185,31 +185,11 @@ static int foreign_fd = -1;	/* opened with other credentials */
 static pid_t foreign_tid;
 static struct creds foreign_creds;	/* ... which are these */
 
-static bool valid_value(int prio)
-{
-	if (prio & ~0xffff)
-		return false;
-	switch (CLASS(prio)) {
-	case GPUPRIO_CLASS_NONE:
-	case GPUPRIO_CLASS_IDLE:
-		return DATA(prio) == 0;
-	case GPUPRIO_CLASS_RT:
-		return DATA(prio) < GPUPRIO_RT_LEVELS;
-	case GPUPRIO_CLASS_BE:
-		return DATA(prio) < GPUPRIO_BE_LEVELS;
-	}
-	return false;
-}
-
 /* NONE follows the CPU nice downward only. */
-static int follow(int nice)
-{
-	return nice > 0 ? nice : 0;
-}
-
 static int resolve(int prio, int nice)
 {
-	return CLASS(prio) == GPUPRIO_CLASS_NONE ? BE(follow(nice)) : prio;
+	return CLASS(prio) == GPUPRIO_CLASS_NONE ? BE(gpu_nice_follow(nice)) :
+						   prio;
 }
 
 static int rank(int prio)
@@ -259,8 +239,8 @@ static int model_set_one(const struct mtask *t, int prio)
 	if (CLASS(prio) != GPUPRIO_CLASS_BE)
 		return 0;
 	nice = GPUPRIO_TO_NICE(prio);
-	if (nice < follow(t->nice) && nice < rank(resolve(t->prio, t->nice)) &&
-	    !cap_nice() && nice < 20 - t->rlim)
+	if (nice < gpu_nice_follow(t->nice) &&
+	    nice < rank(resolve(t->prio, t->nice)) && !cap_nice() && nice < 20 - t->rlim)
 		return EACCES;
 	return 0;
 }
@@ -357,24 +337,6 @@ static void check_value(struct mtask *t, const char *after)
 	}
 }
 
-/* The line /proc/<pid>/gpu_nice shows for @t. */
-static void proc_text(const struct mtask *t, char *buf, size_t len)
-{
-	switch (CLASS(t->prio)) {
-	case GPUPRIO_CLASS_RT:
-		snprintf(buf, len, "realtime %d\n", DATA(t->prio));
-		break;
-	case GPUPRIO_CLASS_BE:
-		snprintf(buf, len, "best-effort %d\n", GPUPRIO_TO_NICE(t->prio));
-		break;
-	case GPUPRIO_CLASS_IDLE:
-		snprintf(buf, len, "idle\n");
-		break;
-	default:
-		snprintf(buf, len, "none %d\n", follow(t->nice));
-	}
-}
-
 /* Read the whole file through @fd in chunks of @chunk bytes. */
 static int read_all(int fd, char *buf, size_t len, size_t chunk)
 {
@@ -405,10 +367,10 @@ static void check_proc(const struct mtask *t, size_t chunk, bool counted)
 		st->reads++;
 		count_err(n < 0 ? -n : 0);
 	}
-	proc_text(t, want, sizeof(want));
+	gpu_nice_format(want, sizeof(want), t->prio, t->nice);
 	if (n < 0)
 		violation("read gpu_nice of %d: %s", t->tid, ename(-n));
-	else if (!text_decodes(got) || strcmp(got, want))
+	else if (!gpu_nice_decodes(got) || strcmp(got, want))
 		violation("gpu_nice of %d reads \"%s\", expected \"%s\"",
 			  t->tid, esc(got, strlen(got)), esc(want, strlen(want)));
 }
@@ -544,7 +506,7 @@ static void op_set(void)
 	} else if (which < GPUPRIO_WHO_PROCESS || which > GPUPRIO_WHO_PIDFD) {
 		want = EINVAL;
 		why = "bad which";
-	} else if (!valid_value(prio)) {
+	} else if (!gpuprio_value_valid(prio)) {
 		want = EINVAL;
 		why = "bad value";
 	} else if (CLASS(prio) == GPUPRIO_CLASS_RT && !cap_nice()) {
@@ -616,7 +578,7 @@ static void op_get(void)
 				want = v;
 		}
 	}
-	if (ret >= 0 && !valid_value(ret))
+	if (ret >= 0 && !gpuprio_value_valid(ret))
 		violation("gpuprio_get(%d, %d) = %#x: not a valid value",
 			  which, who, ret);
 	if (ret >= 0 && which != GPUPRIO_WHO_PROCESS &&
@@ -953,7 +915,7 @@ static void op_read(void)
 	 * record it last showed, so an offset read after the value changed
 	 * can see the old line's tail; a read from 0 first shows it afresh.
 	 */
-	proc_text(t, want, sizeof(want));
+	gpu_nice_format(want, sizeof(want), t->prio, t->nice);
 	off = rnd(strlen(want) + 3);
 	st->reads++;
 	st->calls += 2;
@@ -1385,7 +1347,7 @@ int main(int argc, char **argv)
 	unsigned long max_ops = 0;
 	uint64_t seed;
 	const char *env;
-	int opt, only = -1, ph, rc, test = 0, e;
+	int opt, only = -1, ph, rc, e;
 	char buf[512];
 	unsigned int k;
 
@@ -1424,17 +1386,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
-	if (access("/proc/self/gpu_nice", F_OK)) {
-		printf("1..0 # SKIP kernel has no GPU priority support\n");
+	if (!gpu_nice_tap_start())
 		return 0;
-	}
-	if (getuid() != 0) {
-		printf("1..0 # SKIP needs root\n");
-		return 0;
-	}
-	printf("1..%d\n", (only < 0 ? NR_PHASES : 1) + 2);
+	tap_plan((only < 0 ? NR_PHASES : 1) + 2);
 	printf("# seed %llu, %.1f s per phase (replay: gpuprio_fuzz -s %llu -t %g)\n",
 	       (unsigned long long)seed, seconds, (unsigned long long)seed,
 	       seconds);
@@ -1454,9 +1408,9 @@ int main(int argc, char **argv)
 		memset(st, 0, sizeof(*st));
 		rc = run_phase(ph, pseed, seconds, max_ops);
 		errno_summary(st, buf, sizeof(buf));
-		printf("%sok %d - fuzz %s: %lu ops, %lu calls, %lu violations (%s)\n",
-		       rc || !st->done || st->violations ? "not " : "", ++test,
-		       phase_desc[ph], st->ops, st->calls, st->violations, buf);
+		tap(!rc && st->done && !st->violations,
+		    "fuzz %s: %lu ops, %lu calls, %lu violations (%s)",
+		    phase_desc[ph], st->ops, st->calls, st->violations, buf);
 		printf("#   sets %lu, gets %lu, gpu_nice writes %lu, reads %lu, sweeps %lu; replay: gpuprio_fuzz -s %llu -p %s -n %lu\n",
 		       st->sets, st->gets, st->writes, st->reads, st->sweeps,
 		       (unsigned long long)seed, phase_name[ph], st->ops);
@@ -1473,9 +1427,10 @@ int main(int argc, char **argv)
 	}
 	elapsed = now() - t0;
 	errno_summary(&total, buf, sizeof(buf));
-	printf("%sok %d - fuzz total: %lu calls in %.1f s (%.0f calls/s), %lu violations (%s)\n",
-	       total.violations ? "not " : "", ++test, total.calls, elapsed,
-	       total.calls / elapsed, total.violations, buf);
+	tap(!total.violations,
+	    "fuzz total: %lu calls in %.1f s (%.0f calls/s), %lu violations (%s)",
+	    total.calls, elapsed, total.calls / elapsed, total.violations,
+	    buf);
 	/* Coverage: every documented outcome was reached at least once. */
 	{
 		static const int need[] = {
@@ -1490,8 +1445,9 @@ int main(int argc, char **argv)
 						" %s", ename(need[k]));
 		if (only >= 0 && only != PH_ROOT)
 			off = 0;	/* one phase alone need not reach all */
-		printf("%sok %d - fuzz reached success, EINVAL, ESRCH, EPERM, EACCES, EFAULT and ESPIPE%s%s\n",
-		       off ? "not " : "", ++test, off ? ": missing" : "", miss);
+		tap(!off,
+		    "fuzz reached success, EINVAL, ESRCH, EPERM, EACCES, EFAULT and ESPIPE%s%s",
+		    off ? ": missing" : "", miss);
 	}
 	return 0;
 }

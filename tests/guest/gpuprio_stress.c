@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <linux/gpuprio.h>
 
-#include "gpu_nice_text.h"
+#include "../lib/gpu_nice_text.h"
 
 /* The numbers: the test kernel's uapi headers (-isystem out/headers). */
 #ifndef __NR_gpuprio_set
@@ -41,7 +41,6 @@
 
 #define BE(n)		((int)GPUPRIO_BE_NICE(n))
 #define CLASS(v)	((int)GPUPRIO_PRIO_CLASS(v))
-#define DATA(v)		((int)GPUPRIO_PRIO_DATA(v))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define MAX_PROCS	8
@@ -56,11 +55,6 @@ enum { OP_SET_SELF, OP_SET_OTHER, OP_GET, OP_GET_GROUP, OP_SET_GROUP,
 	OP_PROC_READ, OP_PROC_WRITE, OP_FORK, OP_THREAD, OP_SETPGID,
 	OP_NICE, NR_OPS };
 /* NONE follows the CPU nice downward only. */
-static int follow_cpu_nice(int nice)
-{
-	return nice > 0 ? nice : 0;
-}
-
 static const char *const op_name[] = {
 	"set self", "set other", "get", "get group", "set group",
 	"proc read", "proc write", "fork", "thread", "setpgid", "cpu nice",
@@ -111,22 +105,6 @@ static unsigned int rnd(uint64_t *s, unsigned int n)
 	return rnd64(s) % n;
 }
 
-static bool valid_value(long v)
-{
-	if (v < 0 || v & ~0xffffL)
-		return false;
-	switch (CLASS(v)) {
-	case GPUPRIO_CLASS_NONE:
-	case GPUPRIO_CLASS_IDLE:
-		return DATA(v) == 0;
-	case GPUPRIO_CLASS_RT:
-		return DATA(v) < GPUPRIO_RT_LEVELS;
-	case GPUPRIO_CLASS_BE:
-		return DATA(v) < GPUPRIO_BE_LEVELS;
-	}
-	return false;
-}
-
 static int random_valid(uint64_t *s)
 {
 	unsigned int i = rnd(s, 50);
@@ -164,7 +142,7 @@ static void result(const char *what, long ret, int e, bool to_self)
 static void check_value(long v)
 {
 	add(&sh->reads_checked);
-	if (!valid_value(v)) {
+	if (!gpuprio_value_valid(v)) {
 		add(&sh->invalid);
 		bad("invalid value read", (int)v);
 	}
@@ -232,7 +210,7 @@ static void proc_read(uint64_t *s)
 	} else {
 		buf[n] = '\0';
 		add(&sh->reads_checked);
-		if (!text_decodes(buf)) {
+		if (!gpu_nice_decodes(buf)) {
 			add(&sh->invalid);
 			bad("gpu_nice read does not decode", 0);
 		}
@@ -300,7 +278,7 @@ static void do_fork(uint64_t *s)
 		for (i = 0; i < 10; i++)
 			one_op(&cs, rnd(&cs, OP_FORK));
 		v = syscall(__NR_gpuprio_get, GPUPRIO_WHO_PROCESS, 0, 0U);
-		_exit(valid_value(v) ? 0 : 3);
+		_exit(gpuprio_value_valid(v) ? 0 : 3);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
@@ -551,29 +529,16 @@ static int check_survivor(pid_t pid, int *checked, char *why, size_t len)
 		    (errno == ESRCH || errno == ENOENT))
 			continue;
 		(*checked)++;
-		if (!valid_value(v) || n <= 0) {
+		if (!gpuprio_value_valid(v) || n <= 0) {
 			snprintf(why, len, "task %d: value %ld, read %zd", tid,
 				 v, n);
 			bad_count++;
 			continue;
 		}
 		buf[n] = '\0';
-		switch (CLASS(v)) {
-		case GPUPRIO_CLASS_RT:
-			snprintf(want, sizeof(want), "realtime %d\n", DATA(v));
-			break;
-		case GPUPRIO_CLASS_BE:
-			snprintf(want, sizeof(want), "best-effort %d\n",
-				 GPUPRIO_TO_NICE(v));
-			break;
-		case GPUPRIO_CLASS_IDLE:
-			snprintf(want, sizeof(want), "idle\n");
-			break;
-		default:
-			snprintf(want, sizeof(want), "none %d\n",
-				 follow_cpu_nice(getpriority(PRIO_PROCESS, tid)));
-		}
-		if (!text_decodes(buf) || strcmp(buf, want)) {
+		gpu_nice_format(want, sizeof(want), v,
+				getpriority(PRIO_PROCESS, tid));
+		if (!gpu_nice_decodes(buf) || strcmp(buf, want)) {
 			snprintf(why, len, "task %d: value %#lx but gpu_nice \"%.*s\"",
 				 tid, v, (int)strcspn(buf, "\n"), buf);
 			bad_count++;
@@ -589,7 +554,7 @@ int main(int argc, char **argv)
 	int park[MAX_PROCS][2];
 	int base_fds, base_threads, base_procs, after_threads = 0, after_procs;
 	int after_fds, npgids;
-	int opt, i, status, crashed = 0, survivors_bad = 0, checked = 0, test = 0;
+	int opt, i, status, crashed = 0, survivors_bad = 0, checked = 0;
 	double seconds = 3, t0, elapsed;
 	unsigned long total = 0;
 	char why[200] = "", line[600];
@@ -627,17 +592,10 @@ int main(int argc, char **argv)
 			MAX_THREADS);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
-	if (access("/proc/self/gpu_nice", F_OK)) {
-		printf("1..0 # SKIP kernel has no GPU priority support\n");
+	if (!gpu_nice_tap_start())
 		return 0;
-	}
-	if (getuid() != 0) {
-		printf("1..0 # SKIP needs root\n");
-		return 0;
-	}
-	printf("1..6\n# %d processes x %d threads for %.1f s, seed %llu\n",
+	tap_plan(6);
+	printf("# %d processes x %d threads for %.1f s, seed %llu\n",
 	       nprocs, nthreads, seconds, (unsigned long long)seed);
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -712,19 +670,21 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_OPS; i++)
 		off += snprintf(line + off, sizeof(line) - off, "%s%s %lu",
 				i ? ", " : "", op_name[i], sh->ops[i]);
-	printf("%sok %d - %s)\n", crashed ? "not " : "", ++test, line);
-	printf("%sok %d - only allowed errors: ok %lu, ESRCH %lu, EPERM %lu, EACCES %lu, unexpected %lu\n",
-	       sh->unexpected ? "not " : "", ++test, sh->err[0], sh->err[ESRCH],
-	       sh->err[EPERM], sh->err[EACCES], sh->unexpected);
+	tap(!crashed, "%s)", line);
+	tap(!sh->unexpected,
+	    "only allowed errors: ok %lu, ESRCH %lu, EPERM %lu, EACCES %lu, unexpected %lu",
+	    sh->err[0], sh->err[ESRCH], sh->err[EPERM], sh->err[EACCES],
+	    sh->unexpected);
 	for (i = 0; i < sh->nbad && i < (int)ARRAY_SIZE(sh->first_bad); i++)
 		printf("#   %s\n", sh->first_bad[i]);
-	printf("%sok %d - every value read was valid (%lu reads checked)\n",
-	       sh->invalid ? "not " : "", ++test, sh->reads_checked);
-	printf("%sok %d - every fork child exited cleanly (%lu forks, %lu failed)\n",
-	       sh->child_failed ? "not " : "", ++test, sh->ops[OP_FORK],
-	       sh->child_failed);
-	printf("%sok %d - every survivor holds a valid value, the same through gpuprio_get and /proc (%d tasks)\n",
-	       survivors_bad || !checked ? "not " : "", ++test, checked);
+	tap(!sh->invalid, "every value read was valid (%lu reads checked)",
+	    sh->reads_checked);
+	tap(!sh->child_failed,
+	    "every fork child exited cleanly (%lu forks, %lu failed)",
+	    sh->ops[OP_FORK], sh->child_failed);
+	tap(!survivors_bad && checked,
+	    "every survivor holds a valid value, the same through gpuprio_get and /proc (%d tasks)",
+	    checked);
 	if (survivors_bad || crashed)
 		printf("#   %s\n", why);
 
@@ -744,10 +704,10 @@ int main(int argc, char **argv)
 	after_fds = count_dir("/proc/self/fd");
 	errno = 0;
 	status = waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
-	printf("%sok %d - nothing left behind: processes %d -> %d, threads %d -> %d, fds %d -> %d, %s\n",
-	       after_threads > base_threads || after_procs > base_procs ||
-	       after_fds > base_fds || !status ? "not " : "", ++test,
-	       base_procs, after_procs, base_threads, after_threads, base_fds,
-	       after_fds, status ? "no child left" : "children left");
+	tap(after_threads <= base_threads && after_procs <= base_procs &&
+	    after_fds <= base_fds && status,
+	    "nothing left behind: processes %d -> %d, threads %d -> %d, fds %d -> %d, %s",
+	    base_procs, after_procs, base_threads, after_threads, base_fds,
+	    after_fds, status ? "no child left" : "children left");
 	return 0;
 }

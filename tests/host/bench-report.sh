@@ -11,7 +11,8 @@ set -u
 repo=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 # console <dir> <gpuprio_get ns>: one boot, three rounds; every peer 1000 ns
 console() {
@@ -32,7 +33,6 @@ console() {
 
 # check <name> <gpuprio_get ns> <want exit> <want doc changed: yes/no> [opt]
 check() {
-	n=$((n + 1))
 	dir=$tmp/$1
 	console "$dir" "$2"
 	printf '%s\n' '# bench' '<!-- bench:begin -->' 'old' \
@@ -43,21 +43,17 @@ check() {
 	rc=$?
 	if cmp -s "$dir/doc.md" "$dir/doc.orig"; then changed=no; else changed=yes; fi
 	if [ "$rc" -eq "$3" ] && [ "$changed" = "$4" ]; then
-		echo "ok $n - $1: exit $rc, document changed: $changed"
+		ok "$1: exit $rc, document changed: $changed"
 	else
-		echo "not ok $n - $1: exit $rc (want $3), document changed:" \
-			"$changed (want $4)"
-		sed 's/^/# /' "$dir/out"
+		not_ok "$1: exit $rc (want $3), document changed: $changed (want $4)"
+		tap_diag "$dir/out"
 	fi
 }
 
 check "every target met" 1050 0 yes
 check "gpuprio_get 1.20x its peer fails" 1200 1 no
 check "a miss allowed by --allow-missed is reported" 1200 0 no --allow-missed
-n=$((n + 1))
-if grep -q 'bench: FAILED, 1 target(s) missed' "$tmp/gpuprio_get 1.20x its peer fails/out"; then
-	echo "ok $n - the miss is named in the output"
-else
-	echo "not ok $n - the miss is named in the output"
-fi
-echo "1..$n"
+grep -q 'bench: FAILED, 1 target(s) missed' \
+	"$tmp/gpuprio_get 1.20x its peer fails/out"
+tap_result $? "the miss is named in the output"
+tap_done

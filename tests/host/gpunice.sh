@@ -40,47 +40,11 @@ NOSUPPORT_CMD="$NOSUPPORT; -t runs the command without it"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-n=0
-failed=0
-
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok()
-{
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	# Show what the failing command printed, as TAP diagnostics.
-	for f in "$tmp/out" "$tmp/err"; do
-		[ -s "$f" ] && sed "s|^|# ${f##*/}: |" "$f"
-	done
-	return 0
-}
-
-skip()
-{
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-# check DESCRIPTION COMMAND...: one test, passing if COMMAND succeeds.
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# run COMMAND...: run it, keeping its stdout, stderr and exit status.
-run()
-{
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# check, run, status_is, out_is...
+# shellcheck source=tests/lib/cmd.sh
+. "$top/tests/lib/cmd.sh"
 
 # Under the guard, any gpuprio syscall kills the tool (status 159).
 guard=$tmp/nosys-guard
@@ -90,13 +54,6 @@ rung()
 	run $guarded "$@"
 }
 
-status_is() { [ "$rc" -eq "$1" ]; }
-out_is() { [ "$(cat "$tmp/out")" = "$1" ]; }
-err_is() { [ "$(cat "$tmp/err")" = "$1" ]; }
-out_has() { grep -qF -e "$1" "$tmp/out"; }
-err_has() { grep -qF -e "$1" "$tmp/err"; }
-out_empty() { [ ! -s "$tmp/out" ]; }
-err_empty() { [ ! -s "$tmp/err" ]; }
 err_last_is() { [ "$(tail -n 1 "$tmp/err")" = "$1" ]; }
 err_lines() { [ "$(wc -l <"$tmp/err")" -eq "$1" ]; }
 
@@ -624,5 +581,4 @@ else
 	skip "make install honours DESTDIR and PREFIX" "no make"
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -31,18 +31,9 @@ WARN="-Wall -Wextra -pedantic -Werror -Wredundant-decls -Wconversion
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-not_ok()
-{
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -s "$tmp/err" ] && sed 's/^/# /' "$tmp/err"
-	return 0
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_show_on_failure "$tmp/err"
 check()
 {
 	desc=$1
@@ -295,5 +286,4 @@ if [ -s "$tmp/good" ]; then
 	CASES
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -66,16 +66,11 @@ export APT_ROOT="$tmp/root"
 src="$APT_ROOT/etc/apt/sources.list.d/gpunice-trixie-backports.sources"
 pin="$APT_ROOT/etc/apt/preferences.d/gpunice-trixie-backports"
 
-n=0
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+tap_show_on_failure "$tmp/out" "$tmp/apt-get.log"
 check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		sed 's/^/# out: /' "$tmp/out"
-		sed 's/^/# apt-get: /' "$tmp/apt-get.log"
-	fi
+	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
 }
 
 # Every package a target needs, as the real dpkg-query sees this machine's:
@@ -264,7 +259,7 @@ if [ -x /usr/bin/apt-get ]; then
 	check "real apt with the pin: no other package of the suite can be chosen" \
 		'[ "$(candidate newtool)" = "(none)" ]'
 else
-	echo "ok $((n += 1)) # SKIP no apt-get: real apt not checked"
+	skip "real apt with the pin" "no apt-get: real apt not checked"
 fi
 
 except linux-source-7.3
@@ -294,4 +289,4 @@ FAKE_UID=1000 PATH="$tmp/bin:$PATH" make -s --no-print-directory \
 	-C "$repo" deps >"$tmp/out" 2>&1
 check "make deps with Debian's source, without root: missing linux-source-6.12" \
 	'grep -q "missing: linux-source-6.12" "$tmp/out"'
-echo "1..$n"
+tap_done

@@ -10,13 +10,15 @@
 set -u
 
 repo=$1
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 if [ "$(id -u)" -ne 0 ]; then
-	echo "ok 1 make tool as nobody # SKIP needs root to switch user"
-	echo "ok 2 gpunice package as nobody # SKIP needs root to switch user"
-	echo "ok 3 gpunice rpm as nobody # SKIP needs root to switch user"
-	echo "ok 4 gpunice pacman package as nobody # SKIP needs root to switch user"
-	echo "1..4"
-	exit 0
+	for what in "make tool" "gpunice package" "gpunice rpm" \
+		"gpunice pacman package"; do
+		skip "$what as nobody" "needs root to switch user"
+	done
+	tap_done
+	exit
 fi
 
 tmp=$(mktemp -d)
@@ -24,24 +26,24 @@ trap 'rm -rf "$tmp"' EXIT
 # The tracked files only: a copy of out/ would hide what the build creates.
 (cd "$repo" && git ls-files -z | xargs -0 cp --parents -t "$tmp")
 chown -R nobody "$tmp"
-# as_nobody N NAME COMMAND: one test, COMMAND run in the copy as nobody.
+# as_nobody NAME COMMAND: one test, COMMAND run in the copy as nobody.
 as_nobody() {
 	if su nobody -s /bin/sh -c "cd '$tmp' && HOME=/nonexistent \
-		PATH=/usr/lib/ccache:\$PATH $3" >"$tmp/log" 2>&1; then
-		echo "ok $1 $2 as nobody with HOME=/nonexistent"
+		PATH=/usr/lib/ccache:\$PATH $2" >"$tmp/log" 2>&1; then
+		ok "$1 as nobody with HOME=/nonexistent"
 	else
-		echo "not ok $1 $2 as nobody with HOME=/nonexistent"
+		not_ok "$1 as nobody with HOME=/nonexistent"
 		tail -n 20 "$tmp/log" | sed 's/^/# /'
 	fi
 }
-as_nobody 1 "make tool" "make tool"
+as_nobody "make tool" "make tool"
 # The gpunice package as make deb builds it (scripts/make-tool-deb.sh).
-as_nobody 2 "gpunice package" "scripts/make-tool-deb.sh out/deb/gpunice-build \
+as_nobody "gpunice package" "scripts/make-tool-deb.sh out/deb/gpunice-build \
 	out/deb && dpkg-deb --field out/deb/gpunice_*.deb Package"
 # And as make rpm and make pacman build them.
-as_nobody 3 "gpunice rpm" "scripts/make-tool-rpm.sh out/rpm/gpunice-build \
+as_nobody "gpunice rpm" "scripts/make-tool-rpm.sh out/rpm/gpunice-build \
 	out/rpm && rpm -qp out/rpm/gpunice-[0-9]*.rpm"
-as_nobody 4 "gpunice pacman package" "scripts/make-tool-pacman.sh \
+as_nobody "gpunice pacman package" "scripts/make-tool-pacman.sh \
 	out/pacman/gpunice-build out/pacman &&
 	pacman -Qip out/pacman/gpunice-[0-9]*.pkg.tar.zst"
-echo "1..4"
+tap_done

@@ -5,16 +5,30 @@
 
 tap_n=0
 tap_failed=0
+tap_shown=
 
 ok() {
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1"
 }
 
+# not_ok NAME: a failure, with the files tap_show_on_failure named.
 not_ok() {
 	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
 	echo "not ok $tap_n - $1"
+	for tap_f in $tap_shown; do
+		[ -s "$tap_f" ] && sed "s|^|# ${tap_f##*/}: |" "$tap_f"
+	done
+	return 0
+}
+
+# tap_show_on_failure FILE...: from now on every not_ok shows these files'
+# lines as diagnostics, each after the file's name ("# err: ..."): for a
+# script that keeps what its last command printed in files. Paths without
+# blanks.
+tap_show_on_failure() {
+	tap_shown=$*
 }
 
 skip() {
@@ -52,6 +66,15 @@ tap_run() {
 	"$@" > "$tap_out" 2>&1
 	tap_result $? "$tap_name" "$tap_out"
 	rm -f "$tap_out"
+}
+
+# tap_add FILE STATUS: the TAP another program printed to FILE, numbered
+# on from this script's (it was told tap_n + 1), joins the count; its exit
+# STATUS, other than 0, fails the script too.
+tap_add() {
+	tap_n=$((tap_n + $(grep -cE '^(not )?ok ' "$1")))
+	tap_failed=$((tap_failed + $(grep -c '^not ok ' "$1")))
+	[ "$2" -eq 0 ] || tap_failed=$((tap_failed + 1))
 }
 
 # tap_done: the plan; the status is 0 only if nothing failed.

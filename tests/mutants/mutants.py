@@ -299,7 +299,8 @@ class Runner:
             shutil.copy(os.path.join(mod, 'simgpu.ko'),
                         os.path.join(bindir, 'simgpu.ko'))
         if sh([os.path.join(REPO, 'scripts', 'mkinitramfs.sh'), out, bindir,
-               os.path.join(REPO, 'tests', 'guest')], logfile) != 0:
+               os.path.join(REPO, 'tests', 'guest'), self.linux],
+              logfile) != 0:
             return None
         return out
 

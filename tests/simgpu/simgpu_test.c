@@ -20,7 +20,6 @@
 #include <glob.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@
 #include <gpuprio.h>
 
 #include "simgpu_drm.h"
+#include "../lib/tap.h"
 
 /* enum drm_sched_priority */
 #define PRIO_HIGH	1
@@ -44,26 +44,6 @@
 #define MS		1000000ULL
 #define US		1000ULL
 #define MAX_JOBS	4096
-
-static int tap_n;
-static int tap_failed;
-
-static void tap(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void tap(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!ok)
-		tap_failed++;
-}
 
 static uint64_t now_ns(void)
 {
@@ -912,8 +892,10 @@ static void test_engines(unsigned int engines)
 	int fd = simgpu_open(), i;
 
 	if (engines < 2) {
-		printf("ok %d - engines: two run at once # SKIP engines=%u\n",
-		       ++tap_n, engines);
+		char why[32];
+
+		snprintf(why, sizeof(why), "engines=%u", engines);
+		tap_skip(why, "engines: two run at once");
 		close(fd);
 		return;
 	}
@@ -937,7 +919,7 @@ int main(int argc, char **argv)
 	unsigned int credits, engines;
 
 	if (argc > 1)
-		tap_n = atoi(argv[1]) - 1;
+		tap_first(atoi(argv[1]));
 	if (find_simgpu()) {
 		tap(false, "simgpu: no render node of driver simgpu");
 		return 1;
@@ -949,12 +931,12 @@ int main(int argc, char **argv)
 	/* With other module parameters: what depends on them. */
 	if (argc > 2 && !strcmp(argv[2], "timeout")) {
 		test_timeout();
-		return tap_failed ? 1 : 0;
+		return tap_status();
 	}
 	if (argc > 2 && !strcmp(argv[2], "params")) {
 		test_engines(engines);
 		test_order_and_bound(credits);
-		return tap_failed ? 1 : 0;
+		return tap_status();
 	}
 	test_timer();
 	test_errors(engines);
@@ -964,5 +946,5 @@ int main(int argc, char **argv)
 	test_busy_lowered(credits);
 	test_busy_raised();
 	test_close();
-	return tap_failed ? 1 : 0;
+	return tap_status();
 }

@@ -228,24 +228,13 @@ static void sched_gpuprio_test_mapping(struct kunit *test)
 			c->expected);
 }
 
-#ifdef CONFIG_GPUPRIO
-static void sched_test_set_gpuprio(u16 prio)
-{
-	WRITE_ONCE(current->gpuprio, prio);
-}
-#else
-static void sched_test_set_gpuprio(u16 prio)
-{
-}
-#endif
-
 /* An unset GPU priority follows the CPU nice; a set one does not. */
 static void sched_gpuprio_test_task(struct kunit *test)
 {
 	u16 saved_prio = task_gpuprio_raw(current);
 	long saved_nice = task_nice(current);
 
-	sched_test_set_gpuprio(GPUPRIO_DEFAULT);
+	gpuprio_test_set_raw(current, GPUPRIO_DEFAULT);
 	set_user_nice(current, 5);
 	/* Off means stock: without CONFIG_GPUPRIO nothing follows the task. */
 	KUNIT_EXPECT_EQ(test, drm_sched_task_priority(current),
@@ -259,12 +248,12 @@ static void sched_gpuprio_test_task(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, drm_sched_task_priority(current),
 			DRM_SCHED_PRIORITY_NORMAL);
 	if (IS_ENABLED(CONFIG_GPUPRIO)) {
-		sched_test_set_gpuprio(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE,
-							  0));
+		gpuprio_test_set_raw(current,
+				     GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0));
 		KUNIT_EXPECT_EQ(test, drm_sched_task_priority(current),
 				DRM_SCHED_PRIORITY_LOW);
 	}
-	sched_test_set_gpuprio(saved_prio);
+	gpuprio_test_set_raw(current, saved_prio);
 	set_user_nice(current, saved_nice);
 }
 

@@ -46,12 +46,8 @@ static void gpuprio_save_task(struct gpuprio_task_state *st)
 /* Without CONFIG_GPUPRIO a task can only follow its CPU nice. */
 static bool gpuprio_set_task_value(u16 gpuprio, int nice)
 {
-#if IS_ENABLED(CONFIG_GPUPRIO)
-	WRITE_ONCE(current->gpuprio, gpuprio);
-#else
-	if (gpuprio != GPUPRIO_DEFAULT)
+	if (!gpuprio_test_set_raw(current, gpuprio))
 		return false;
-#endif
 	set_user_nice(current, nice);
 	return true;
 }

@@ -63,18 +63,11 @@ static const struct xe_exec_queue_ops fake_ops = {
 	.reset_status = fake_reset_status,
 };
 
-#ifdef CONFIG_GPUPRIO
 static void gpuprio_test_set_task(long nice, u16 gpuprio)
 {
-	WRITE_ONCE(current->gpuprio, gpuprio);
+	gpuprio_test_set_raw(current, gpuprio);
 	set_user_nice(current, nice);
 }
-#else
-static void gpuprio_test_set_task(long nice, u16 gpuprio)
-{
-	set_user_nice(current, nice);
-}
-#endif
 
 /* Off means stock: without CONFIG_GPUPRIO user queues stay at NORMAL. */
 static enum xe_exec_queue_priority

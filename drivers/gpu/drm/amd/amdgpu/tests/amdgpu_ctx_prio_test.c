@@ -70,9 +70,7 @@ static const struct ctx_prio_test_task task_rows[] = {
 /* Give the test's own task @t's priority: no permission check needed. */
 static void ctx_prio_test_set_task(const struct ctx_prio_test_task *t)
 {
-#ifdef CONFIG_GPUPRIO
-	WRITE_ONCE(current->gpuprio, t->gpuprio);
-#endif
+	gpuprio_test_set_raw(current, t->gpuprio);
 	set_user_nice(current, t->nice);
 }
 
