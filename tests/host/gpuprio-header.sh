@@ -17,7 +17,7 @@
 #
 # Then: the fallback definitions are the uapi header's, token for token
 # (they are compared as the preprocessor records them); the fallback
-# syscall numbers are the series' (patches/) for every ABI it wires up,
+# syscall numbers are the series' (patches/6.12/) for every ABI it wires up,
 # and for x86 those of the patched kernel's exported headers, the optional
 # argument (make headers: out/headers/include).
 set -u
@@ -254,7 +254,7 @@ table()
 		}
 		END { if (nr["gpuprio_set"] != "" && nr["gpuprio_get"] != "")
 			print nr["gpuprio_set"], nr["gpuprio_get"] }' \
-		"$top"/patches/*.patch
+		"$top"/patches/6.12/*.patch
 }
 
 # nr_cell NAME TABLE OFFSET ARCH-FLAGS...: the fallback for that ABI is the
