@@ -5,9 +5,10 @@
 # (git format-patch's header and message, then the diffstat and diff of the
 # upstream files only), patches/<line>/series in commit order,
 # patches/<line>/files with the new files each commit adds, and the new
-# files themselves: at their kernel paths, shared by the lines, unless
-# another line uses the shared copy and this line's differs; then at
-# patches/<line>/new/<kernel path>. A new file belongs to the commit that
+# files themselves: at patches/<line>/new/<kernel path> where the line has
+# its own copy there, else at their kernel paths, shared by the lines (a
+# change to a file another line shares is said on stderr). A new file
+# belongs to the commit that
 # adds it: a later commit that edits it is refused (squash it with git
 # rebase -i).
 #
@@ -100,12 +101,17 @@ done | sort -u > "$work/others"
 	done
 while read -r f; do
 	git show "HEAD:$f" > "$work/file"
-	if grep -qxF "$f" "$work/others" && ! cmp -s "$work/file" "$repo/$f"; then
-		# Another line uses the shared copy: this line's is an override.
+	if [ -e "$dir/new/$f" ]; then
 		dst=$dir/new/$f
 	else
 		dst=$repo/$f
-		rm -f "$dir/new/$f"
+		if grep -qxF "$f" "$work/others" &&
+		   ! cmp -s "$work/file" "$repo/$f"; then
+			echo "refresh: $f is shared with another line, which" \
+				"gets this change too (to keep it to this line," \
+				"copy the file to patches/$series_line/new/$f" \
+				"and refresh again)" >&2
+		fi
 	fi
 	mkdir -p "$(dirname "$dst")"
 	cp "$work/file" "$dst"

@@ -71,7 +71,7 @@ in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 2
 echo "/* round trip */" >> "$tmp/tree/$new1"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 1p)"
 GIT_SEQUENCE_EDITOR=: in_tree rebase -q -i --autosquash base > /dev/null 2>&1
-"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null
+"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null 2>&1
 printf '%s\n' "$new1" "patches/6.12/$p2" | sort > "$tmp/want"
 changed | cmp -s - "$tmp/want"
 check "a fixup changes exactly its patch and its new file" $?
