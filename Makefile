@@ -102,6 +102,8 @@ help:
 	@echo '  make mutants-check  every mutant snippet still applies'
 	@echo 'Variables (current value or what it defaults to):'
 	@echo '  OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
+	@echo '  LINE=$(LINE)   kernel line (6.12 or 7.3, in $$OUT/7.3) of kernel,'
+	@echo '                    initramfs, check-guest, check, patches, tree, refresh'
 	@echo '  KTAR73=$(KTAR73)'
 	@echo '  ARCH_CC=$(ARCH_CC)  compiler of the guest programs'
 	@echo '  KCONFIG_EXTRA=      config fragments merged after configs/gpuprio-test.config'
