@@ -10,12 +10,29 @@ KTAR73	?= /usr/src/linux-source-7.3.tar.xz
 JOBS	?= $(shell nproc)
 ARCH_CC	?= gcc
 
-KDIR	:= $(OUT)/linux
-PRISTINE := $(OUT)/linux-pristine
-HDRS	:= $(OUT)/headers
-TESTBIN	:= $(OUT)/guest-bin
+# The kernel line (patches/<line>/): 6.12 in $(OUT), 7.3 in $(OUT)/7.3, for
+# kernel, initramfs, check-guest, patches, tree, refresh and mutants; every
+# other target is 6.12's.
+export LINE ?= 6.12
+ifeq ($(LINE),6.12)
+LOUT	:= $(OUT)
+LTAR	:= $(KTAR)
+else ifeq ($(LINE),7.3)
+LOUT	:= $(OUT)/7.3
+LTAR	:= $(KTAR73)
+else
+$(error LINE=$(LINE): the kernel lines are 6.12 and 7.3)
+endif
+# A target of the 6.12 line alone.
+only_612 = $(if $(filter 6.12,$(LINE)),,$(error make $@ is for LINE=6.12 only))
+
+KDIR	:= $(LOUT)/linux
+PRISTINE := $(LOUT)/linux-pristine
+HDRS	:= $(LOUT)/headers
+TESTBIN	:= $(LOUT)/guest-bin
 # Extra fragments (e.g. configs/debug.config) are merged after the base one.
-KCONFIG	:= configs/gpuprio-test.config $(KCONFIG_EXTRA)
+KCONFIG	:= configs/gpuprio-test.config \
+	$(if $(filter 7.3,$(LINE)),configs/line-7.3.config) $(KCONFIG_EXTRA)
 # The kernel trees of make check share most of their objects (the test
 # kernel's and amdgpu's core): ccache (make deps installs it) compiles each
 # once. Its masquerading gcc comes first in the PATH of every kernel build,
@@ -32,7 +49,7 @@ else
 export PATH := $(PATH_NO_CCACHE)
 endif
 BZIMAGE	:= $(KDIR)/arch/x86/boot/bzImage
-INITRD	:= $(OUT)/initramfs.cpio.gz
+INITRD	:= $(LOUT)/initramfs.cpio.gz
 
 CFLAGS_USER := -O2 -Wall -Wextra -Werror -static -pthread
 # kselftest_harness.h passes parameters that not every test uses.
@@ -87,6 +104,8 @@ help:
 	@echo '  make mutants-check  every mutant snippet still applies'
 	@echo 'Variables (current value or what it defaults to):'
 	@echo '  OUT=$(OUT) JOBS=$(JOBS) KTAR=$(KTAR)'
+	@echo '  LINE=$(LINE)   kernel line (6.12 or 7.3, in $$OUT/7.3) of kernel,'
+	@echo '                    initramfs, check-guest, check, patches, tree, refresh'
 	@echo '  KTAR73=$(KTAR73)'
 	@echo '  ARCH_CC=$(ARCH_CC)  compiler of the guest programs'
 	@echo '  KCONFIG_EXTRA=      config fragments merged after configs/gpuprio-test.config'
@@ -110,7 +129,7 @@ deps:
 
 # The tree is re-synced on every run; only changed files are rewritten.
 $(KDIR)/.gpunice-files: FORCE | deps
-	@scripts/sync-tree.sh $(KTAR) $(PRISTINE) $(KDIR)
+	@scripts/sync-tree.sh $(LTAR) $(PRISTINE) $(KDIR)
 
 $(KDIR)/.config: $(KCONFIG) | $(KDIR)/.gpunice-files
 	@echo "  CONFIG  tinyconfig + $(KCONFIG)"
@@ -160,13 +179,23 @@ $(TESTBIN)/nosys-guard: tests/host/nosys-guard.c kernel
 
 # gpunice and its example, static, under the names the guest tests use.
 GPUNICE_OUT := $(OUT)/gpunice
+# On the 7.3 line the guest's copies take the calls' numbers from that
+# kernel's headers: the fallback numbers of <gpuprio.h> are 6.12's.
+ifeq ($(LINE),6.12)
+GUEST_GPUNICE_OUT := $(GPUNICE_OUT)
+GUEST_GPUNICE_CFLAGS :=
+else
+GUEST_GPUNICE_OUT := $(LOUT)/gpunice
+GUEST_GPUNICE_CFLAGS := -isystem $(HDRS)/include
+$(TESTBIN)/gpunice: kernel
+endif
 $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
 	@mkdir -p $(TESTBIN)
 	@$(MAKE) -s --no-print-directory -C tools/gpunice static \
-		O=$(GPUNICE_OUT) CFLAGS="-O2 -Werror"
+		O=$(GUEST_GPUNICE_OUT) CFLAGS="-O2 -Werror $(GUEST_GPUNICE_CFLAGS)"
 	@for p in gpunice gpuprio-tabs gpuprio-threads; do \
-		cmp -s $(GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p || \
-		cp $(GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p; done
+		cmp -s $(GUEST_GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p || \
+		cp $(GUEST_GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p; done
 GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
 	$(TESTBIN)/gpuprio-threads
 
@@ -192,7 +221,10 @@ $(TESTBIN)/simgpu_test: tests/simgpu/simgpu_test.c tests/simgpu/simgpu_drm.h \
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
 		-iquote tests/simgpu -I tools/gpunice/include -o $@ $<
+# simgpu is written for 6.12's drm_sched: not on the 7.3 line yet.
+ifeq ($(LINE),6.12)
 GUEST_PROGS += $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
+endif
 # --- end of simgpu ---------------------------------------------------------
 
 guest-bin: $(GUEST_PROGS)
@@ -201,11 +233,13 @@ initramfs: guest-bin
 	@scripts/mkinitramfs.sh $(INITRD) $(TESTBIN) tests/guest $(KDIR)
 
 check-guest: kernel initramfs
-	@GUEST_APPEND="$$(tests/i915-mock-params.sh $(KDIR)) $(GUEST_APPEND)" \
-		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(OUT)/check
+	@GUEST_APPEND="$(if $(filter 6.12,$(LINE)),$$(tests/i915-mock-params.sh \
+		$(KDIR))) $(GUEST_APPEND)" \
+		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(LOUT)/check
 
 # arm64 compile check of the syscall wiring (cross compiler from Debian).
 check-arm64: | deps
+	@$(only_612)
 	@$(call placeholder,host-arm64)
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(CHECK_DIR)/host-arm64.tap
@@ -229,6 +263,7 @@ check-7.3: | deps
 # the series touches compile warning-free, then the whole kernel boots in
 # the guest to run amdgpu's KUnit suites (tests/amdgpu-kunit.sh).
 check-amdgpu: initramfs | deps
+	@$(only_612)
 	@$(call placeholder,host-amdgpu)
 	@$(call placeholder,host-amdgpu-kunit)
 	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
@@ -239,6 +274,7 @@ check-amdgpu: initramfs | deps
 # The <gpuprio.h> matrix (tests/host/gpuprio-header.sh) compiles with g++,
 # clang and musl-gcc too.
 check-host: kernel
+	@$(only_612)
 	@scripts/install-deps.sh g++ clang musl-tools
 	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
 		CFLAGS="-O2 -Werror"
@@ -248,8 +284,13 @@ check-host: kernel
 		> $(CHECK_DIR)/host-mutants.tap || true
 
 # What make check runs; each writes TAP into $(CHECK_DIR) for summarize.py.
-CHECK_DIR ?= $(OUT)/check
+CHECK_DIR ?= $(LOUT)/check
+ifeq ($(LINE),6.12)
 CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches check-7.3
+else
+# make check LINE=7.3: the 7.3 line's guest and series (not in make check).
+CHECK_SUITES ?= check-guest check-patches
+endif
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check-debug on 2 cores (see README, Time and disk).
 EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
@@ -258,20 +299,22 @@ EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
 check: deps
-	@rm -rf $(OUT)/check && mkdir -p $(OUT)/check
+	@rm -rf $(CHECK_DIR) && mkdir -p $(CHECK_DIR)
 	@$(MAKE) -k --no-print-directory $(CHECK_SUITES) || true
-	@tests/summarize.py $(OUT)/check
+	@tests/summarize.py $(CHECK_DIR)
 
 # The same summary for the extra suites, in $(OUT)/check-extra; they need
 # the test kernel and initramfs, which they build like make check.
 .PHONY: check-extra
 check-extra: deps
+	@$(only_612)
 	@rm -rf $(OUT)/check-extra && mkdir -p $(OUT)/check-extra
 	@$(MAKE) -k --no-print-directory $(EXTRA_SUITES) \
 		CHECK_DIR=$(OUT)/check-extra || true
 	@tests/summarize.py --host-only $(OUT)/check-extra
 
 demo: deps
+	@$(only_612)
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"
@@ -280,10 +323,10 @@ demo: deps
 # to apply with git am to a clean tree and to equal the tested tree. It needs
 # the synced tree, not a built kernel.
 patches: $(KDIR)/.gpunice-files
-	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
-		$(OUT)/patches > $(OUT)/patches.tap; \
-	rc=$$?; grep -v '^ok' $(OUT)/patches.tap; \
-	echo "  PATCHES $(OUT)/patches ($$(grep -c '^ok' $(OUT)/patches.tap) checks passed)"; \
+	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(LOUT)/patch-work \
+		$(LOUT)/patches > $(LOUT)/patches.tap; \
+	rc=$$?; grep -v '^ok' $(LOUT)/patches.tap; \
+	echo "  PATCHES $(LOUT)/patches ($$(grep -c '^ok' $(LOUT)/patches.tap) checks passed)"; \
 	exit $$rc
 
 # --- make check-debug -------------------------------------------------------
@@ -325,6 +368,7 @@ BENCH_OFF := $(OUT)/bench-nogpuprio
 BENCH_BOOTS ?= 3
 .PHONY: bench
 bench: deps
+	@$(only_612)
 	@$(MAKE) --no-print-directory kernel initramfs OUT=$(BENCH_ON) \
 		KCONFIG_EXTRA="configs/bench.config"
 	@$(MAKE) --no-print-directory kernel OUT=$(BENCH_OFF) \
@@ -347,6 +391,7 @@ bench: deps
 NOGPUPRIO := $(OUT)/nogpuprio
 .PHONY: check-nogpuprio check-ktar
 check-nogpuprio: initramfs
+	@$(only_612)
 	@$(call placeholder,host-nogpuprio)
 	@$(MAKE) --no-print-directory kernel OUT=$(NOGPUPRIO) \
 		KCONFIG_EXTRA=configs/no-gpuprio.config
@@ -387,6 +432,7 @@ EFFECT_SECONDS ?= 5
 EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
 effect: deps
+	@$(only_612)
 	@$(MAKE) --no-print-directory kernel initramfs
 	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
 	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
@@ -410,7 +456,7 @@ ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
 else
 mutants: kernel initramfs
-	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
+	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(OUT)/amdgpu \
 		> $(OUT)/amdgpu-compile.tap || \
 		{ cat $(OUT)/amdgpu-compile.tap; exit 1; }
 	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
@@ -423,19 +469,21 @@ mutants-check: $(KDIR)/.gpunice-files
 
 check-patches: kernel
 	@$(call placeholder,host-patches)
-	@$(call placeholder,host-series-roundtrip)
-	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(OUT)/patch-work \
-		$(OUT)/patches > $(CHECK_DIR)/host-patches.tap \
+	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(LOUT)/patch-work \
+		$(LOUT)/patches > $(CHECK_DIR)/host-patches.tap \
 		2> $(CHECK_DIR)/host-patches.err || true
 	@sed 's/^/# /' $(CHECK_DIR)/host-patches.err >> $(CHECK_DIR)/host-patches.tap
+ifeq ($(LINE),6.12)
+	@$(call placeholder,host-series-roundtrip)
 	@tests/host/series-roundtrip.sh $(PRISTINE) $(OUT)/patch-work/upstream \
 		> $(CHECK_DIR)/host-series-roundtrip.tap 2>&1 || true
+endif
 
 # The series as a git branch to edit (HACKING.md), and back.
 tree: $(KDIR)/.gpunice-files
-	@scripts/series-tree.sh $(PRISTINE) $(OUT)/patch-work/upstream $(OUT)/tree
+	@scripts/series-tree.sh $(PRISTINE) $(LOUT)/patch-work/upstream $(LOUT)/tree
 refresh:
-	@scripts/series-refresh.sh $(OUT)/tree $(CURDIR)
+	@scripts/series-refresh.sh $(LOUT)/tree $(CURDIR)
 
 # gpunice, its man pages, bash completion and the headers (tools/gpunice).
 install:
@@ -494,6 +542,7 @@ $(TESTBIN)/hw-report: scripts/hw-report.sh
 KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 	/proc/config.gz)
 deb: deps
+	@$(only_612)
 	@JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
 		$(abspath $(KCONFIG_DEB))
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
@@ -501,6 +550,7 @@ deb: deps
 	$(if $(DEB_CONFIG_ONLY),,@echo "  DEB     install with: sudo apt install $(OUT)/deb/*.deb")
 
 check-deb: kernel
+	@$(only_612)
 	@$(call placeholder,host-deb)
 	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
 		$(OUT)/deb-check > $(CHECK_DIR)/host-deb.tap
@@ -511,6 +561,7 @@ check-deb: kernel
 # gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
 .PHONY: rpm pacman
 rpm pacman: deps
+	@$(only_612)
 	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) \
 		$(OUT)/$@/linux $(abspath $(KCONFIG_DEB))
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(OUT)/$@/gpunice-build \
@@ -523,6 +574,7 @@ rpm pacman: deps
 # config, inspected with rpm and pacman (tests/pkg-check.sh).
 .PHONY: check-rpm check-pacman
 check-rpm check-pacman: kernel
+	@$(only_612)
 	@$(call placeholder,host-$(@:check-%=%))
 	@JOBS=$(JOBS) tests/pkg-check.sh $(@:check-%=%) $(KTAR) $(PRISTINE) \
 		$(KDIR) $(OUT)/$(@:check-%=%)-check \

@@ -11,7 +11,8 @@
 # KTAR73 names the source tarball (Debian's linux-source-7.3 by default);
 # it is unpacked once into OUT/linux-7.3-pristine. OUT/linux-7.3 is a git
 # tree whose first commit is that source: each run throws away whatever is
-# on top of it and applies patches/7.3/series there with git am. KUnit's
+# on top of it and commits patches/7.3/series there, one commit per patch
+# with its new files (scripts/series-lib.sh). KUnit's
 # build directory (OUT/linux-7.3/.kunit) is kept, so that a later run
 # rebuilds only what the patches touch. JOBS: parallel compile jobs.
 set -eu
@@ -78,19 +79,17 @@ if [ -d "$tree/.git/rebase-apply" ]; then
 fi
 git_t checkout -q -f -B series refs/tags/pristine
 git_t clean -q -f -d -x -e /.kunit
-n=0
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
-	if ! git_t am -q --whitespace=nowarn "$repo/patches/7.3/$p" >/dev/null 2>&1; then
-		echo "kunit-7.3: patches/7.3/$p does not apply (git am)" >&2
-		git_t am --abort >/dev/null 2>&1 || true
-		not_ok "7.3: patches/7.3/$p applies with git am"
-		tap_done || exit 1
-	fi
-	n=$((n + 1))
-done <"$series"
-echo "  GIT AM  $n patches of patches/7.3/series"
-ok "7.3: the $n patches of patches/7.3/series apply with git am"
+# One commit per patch with its new files, as make patches LINE=7.3 makes
+# them (scripts/series-lib.sh; make patches proves git am of the result).
+n=$(wc -l <"$series")
+if ! (cd "$tree" && LINE=7.3 && . "$repo/scripts/series-lib.sh" &&
+	series_commit "$repo") >"$logs.apply" 2>&1; then
+	sed 's/^/    /' "$logs.apply" >&2
+	not_ok "7.3: the $n patches of patches/7.3/series apply"
+	tap_done || exit 1
+fi
+echo "  APPLY   $n patches of patches/7.3/series"
+ok "7.3: the $n patches of patches/7.3/series apply"
 
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"

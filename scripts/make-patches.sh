@@ -1,9 +1,10 @@
 #!/bin/sh
-# Turn the repository into the series sent upstream: one commit per patch
-# of patches/series, each with the new files patches/files gives it, on top
-# of the pristine 6.12 tree; then git format-patch with the cover letter,
-# and prove the result: git am applies it to a clean tree, which then holds
-# exactly the tree that make check built and tested.
+# Turn the repository into the series sent upstream, for the kernel line
+# LINE (6.12 by default, or 7.3): one commit per patch of
+# patches/<line>/series, each with the new files patches/<line>/files gives
+# it, on top of that line's pristine tree; then git format-patch with the
+# cover letter, and prove the result: git am applies it to a clean tree,
+# which then holds exactly the tree that make check built and tested.
 #
 # usage: make-patches.sh <pristine tree> <tested tree> <work dir> <out dir>
 # Prints TAP, one line per check.
@@ -21,20 +22,33 @@ upstream=$work/upstream
 
 # shellcheck source=scripts/series-lib.sh
 . "$repo/scripts/series-lib.sh"
+dir=$(series_dir "$repo")
+line=$series_line
 
 series_base "$pristine" "$upstream" || { echo "not ok 1 base tree"; exit 1; }
 cd "$upstream" || exit 1
 git checkout -q -f -B gpunice base && git clean -q -fdx -e .base-ready
 
-# Every new file is claimed by exactly one patch.
+# Every new file is claimed by a patch: a shared one by a patch of some
+# line, an override of this line by a patch of this line.
 claimed=$(mktemp)
-sed -e '/^#/d' -e '/^$/d' "$repo/patches/files" | cut -d' ' -f2- |
-	tr ' ' '\n' | while read -r f; do
-		(cd "$repo" && find "$f" -type f)
-	done | sort > "$claimed"
+claims() {
+	sed -e '/^#/d' -e '/^$/d' "$@" | cut -d' ' -f2- | tr ' ' '\n' |
+		while read -r f; do
+			[ -n "$f" ] && (cd "$repo" && find "$f" -type f 2>/dev/null)
+		done | sort -u
+}
+claims "$repo"/patches/*/files > "$claimed"
 (cd "$repo" && find kernel include fs drivers Documentation \
 	tools/testing/selftests/gpuprio -type f 2>/dev/null | sort) |
 	comm -23 - "$claimed" > "$claimed.missing"
+if [ -d "$dir/new" ]; then
+	sed -e '/^#/d' -e '/^$/d' "$dir/files" | cut -d' ' -f2- |
+		tr ' ' '\n' | sort -u > "$claimed"
+	(cd "$dir/new" && find . -type f | sed 's|^\./||' | sort) |
+		comm -23 - "$claimed" | sed "s|^|patches/$line/new/|" \
+		>> "$claimed.missing"
+fi
 if [ -s "$claimed.missing" ]; then
 	not_ok "every new file belongs to a patch"
 	sed 's/^/# unclaimed: /' "$claimed.missing"
@@ -44,14 +58,14 @@ fi
 rm -f "$claimed" "$claimed.missing"
 
 series_commit "$repo" 2>&1 | sed 's/^/# /'
-[ "$(git rev-list --count base..gpunice)" -eq "$(wc -l < "$repo/patches/series")" ] ||
+[ "$(git rev-list --count base..gpunice)" -eq "$(wc -l < "$dir/series")" ] ||
 	not_ok "every patch applies in order"
 ok "one commit per patch ($(git rev-list --count base..gpunice) commits)"
 
 rm -rf "$out"
 mkdir -p "$out"
 git format-patch -q --cover-letter --thread=shallow -o "$out" base..gpunice
-python3 - "$out" "$repo/patches/cover-letter.txt" <<'PY'
+python3 - "$out" "$dir/cover-letter.txt" <<'PY'
 import glob, sys
 out, cover = sys.argv[1], sys.argv[2]
 path = glob.glob(out + '/0000-cover-letter.patch')[0]
@@ -73,9 +87,9 @@ for p in "$out"/*.patch; do
 	case $p in *0000-cover-letter*) ;; *) set -- "$@" "$p" ;; esac
 done
 if git -C "$work/am" -c user.name=t -c user.email=t@t am -q "$@"; then
-	ok "git am applies the series to a clean 6.12 tree"
+	ok "git am applies the series to a clean $line tree"
 else
-	not_ok "git am applies the series to a clean 6.12 tree"
+	not_ok "git am applies the series to a clean $line tree"
 fi
 diffs=0
 while read -r f; do

@@ -3,10 +3,16 @@
 # make tree (series-tree.sh) and make refresh (series-refresh.sh).
 # Sourced, not run: it defines functions and the commit identity.
 #
-# The repository keeps the series in two halves: new files at their kernel
-# paths, and edits to upstream files as patches/NNNN-*.patch (git
-# format-patch output limited to upstream files), ordered by patches/series;
-# patches/files says which patch adds which new files.
+# The repository keeps one series per kernel line (LINE: 6.12, the
+# default, or 7.3) in two halves: new files at their kernel paths, shared by
+# the lines, and edits to upstream files as patches/<line>/NNNN-*.patch (git
+# format-patch output limited to upstream files), ordered by
+# patches/<line>/series; patches/<line>/files says which patch adds which
+# new files. A new file that must differ on one line has that line's copy
+# at patches/<line>/new/<kernel path>, which overrides the shared one.
+
+# The kernel line of the scripts that source this file.
+series_line=${LINE:-6.12}
 
 # Fixed dates and committer, so that the same series gives the same commits.
 export GIT_AUTHOR_DATE="2026-12-01T00:00:00Z"
@@ -23,7 +29,9 @@ series_base() {
 	mkdir -p "$(dirname "$2")"
 	cp -a "$1" "$2"
 	rm -f "$2/.unpacked"
-	(cd "$2" && git init -q -b master && git add -f -A &&
+	# gc.auto 0: a repack of a kernel tree's loose objects takes minutes.
+	(cd "$2" && git init -q -b master && git config gc.auto 0 &&
+	 git add -f -A &&
 	 git -c user.name="$GIT_COMMITTER_NAME" \
 		-c user.email="$GIT_COMMITTER_EMAIL" \
 		commit -q -m "Linux $(make -s kernelversion) (Debian linux-source)" &&
@@ -31,14 +39,30 @@ series_base() {
 	touch "$2/.base-ready"
 }
 
+# series_dir <repository>: the folder of the line's series.
+series_dir() {
+	echo "$1/patches/$series_line"
+}
+
 # series_files <repository> <patch>: the new files the patch adds.
 series_files() {
-	sed -n "s|^$2 ||p" "$1/patches/files"
+	sed -n "s|^$2 ||p" "$(series_dir "$1")/files"
+}
+
+# series_src <repository> <new file>: where the line's copy of a new file
+# is: its override in patches/<line>/new/, or else the shared one.
+series_src() {
+	if [ -e "$(series_dir "$1")/new/$2" ]; then
+		echo "$(series_dir "$1")/new/$2"
+	else
+		echo "$1/$2"
+	fi
 }
 
 # series_subject <patch file>: its subject, unfolded.
 series_subject() {
-	awk '/^Subject: \[PATCH\] / { s = substr($0, 18); f = 1; next }
+	awk '!f && /^Subject: / { s = $0; sub(/^Subject: (\[[^]]*\] )?/, "", s)
+			f = 1; next }
 	     f && /^[ \t]/ { s = s $0; next }
 	     f { print s; exit }' "$1"
 }
@@ -55,22 +79,25 @@ series_commit() {
 	while read -r p; do
 		for f in $(series_files "$1" "$p"); do
 			mkdir -p "$(dirname "$f")"
-			cp -R "$1/$f" "$(dirname "$f")/"
+			cp -R "$(series_src "$1" "$f")" "$(dirname "$f")/"
 		done
-		if ! git apply --index "$1/patches/$p"; then
+		if ! git apply --index "$(series_dir "$1")/$p"; then
 			echo "series: $p does not apply" >&2
 			return 1
 		fi
-		git add -f -A -- . ":!.base-ready"
+		# Only the new files: the tree may hold build output (.kunit).
+		for f in $(series_files "$1" "$p"); do
+			git add -f -- "$f"
+		done
 		{
-			series_subject "$1/patches/$p"
+			series_subject "$(series_dir "$1")/$p"
 			echo
-			series_body "$1/patches/$p"
+			series_body "$(series_dir "$1")/$p"
 		} > "$(git rev-parse --git-dir)/series-msg"
 		git -c user.name="$GIT_COMMITTER_NAME" \
 			-c user.email="$GIT_COMMITTER_EMAIL" \
 			commit -q --author="$(sed -n 's/^From: //p' \
-				"$1/patches/$p" | head -n 1)" \
+				"$(series_dir "$1")/$p" | head -n 1)" \
 			-F "$(git rev-parse --git-dir)/series-msg" || return 1
-	done < "$1/patches/series"
+	done < "$(series_dir "$1")/series"
 }

@@ -1,16 +1,23 @@
 #!/bin/sh
 # make refresh: write the series branch of make tree back into the
-# repository: each commit's edits to upstream files as
-# patches/NNNN-<subject>.patch (git format-patch's header and message, then
-# the diffstat and diff of the upstream files only), patches/series in
-# commit order, patches/files with the new files each commit adds, and the
-# new files themselves at their kernel paths. A new file belongs to the
-# commit that adds it: a later commit that edits it is refused (squash it
-# with git rebase -i).
+# repository, for the kernel line LINE (6.12 by default, or 7.3): each
+# commit's edits to upstream files as patches/<line>/NNNN-<subject>.patch
+# (git format-patch's header and message, then the diffstat and diff of the
+# upstream files only), patches/<line>/series in commit order,
+# patches/<line>/files with the new files each commit adds, and the new
+# files themselves: at patches/<line>/new/<kernel path> where the line has
+# its own copy there, else at their kernel paths, shared by the lines (a
+# change to a file another line shares is said on stderr). A new file
+# belongs to the commit that
+# adds it: a later commit that edits it is refused (squash it with git
+# rebase -i).
 #
 # usage: series-refresh.sh <tree dir> <repository>
 set -eu
 tree=$(realpath -m "$1") repo=$(realpath -m "$2")
+# shellcheck source=scripts/series-lib.sh
+. "$repo/scripts/series-lib.sh"
+dir=$(series_dir "$repo")
 # The folders of the repository that hold the series' new files.
 new_dirs="kernel include fs drivers Documentation tools/testing/selftests/gpuprio"
 
@@ -62,24 +69,54 @@ for c in $(git rev-list --reverse base..HEAD); do
 			>> "$work/files"
 done
 
-rm -f "$repo"/patches/[0-9][0-9][0-9][0-9]-*.patch
-cp "$work"/patches/*.patch "$repo/patches/"
-cp "$work/series" "$repo/patches/series"
+mkdir -p "$dir"
+rm -f "$dir"/[0-9][0-9][0-9][0-9]-*.patch
+cp "$work"/patches/*.patch "$dir/"
+cp "$work/series" "$dir/series"
 {
-	sed -n '/^#/p' "$repo/patches/files"
+	sed -n '/^#/p' "$dir/files" 2>/dev/null
 	cat "$work/files"
 } > "$work/files.new"
-cp "$work/files.new" "$repo/patches/files"
+cp "$work/files.new" "$dir/files"
+
+# The shared new files other lines use as they are (no override there).
+for d in "$repo"/patches/*/; do
+	[ "$d" = "$dir/" ] && continue
+	[ -f "$d/files" ] || continue
+	sed -e '/^#/d' -e 's/^[^ ]* //' "$d/files" | tr ' ' '\n' |
+		while read -r f; do
+			[ -n "$f" ] && [ ! -e "$d/new/$f" ] && echo "$f"
+		done
+done | sort -u > "$work/others"
+
 # The new files as the branch has them; those it no longer adds go.
 # shellcheck disable=SC2086 # $new_dirs: a list, split on purpose
 (cd "$repo" && find $new_dirs -type f 2>/dev/null) | sort |
-	comm -23 - "$work/new" | while read -r f; do
+	comm -23 - "$work/new" | comm -23 - "$work/others" | while read -r f; do
 		rm -f "$repo/$f"
 	done
+(cd "$dir" 2>/dev/null && [ -d new ] && cd new && find . -type f |
+	sed 's|^\./||') | sort | comm -23 - "$work/new" | while read -r f; do
+		rm -f "$dir/new/$f"
+	done
 while read -r f; do
-	mkdir -p "$repo/$(dirname "$f")"
-	git show "HEAD:$f" > "$repo/$f"
-	if [ -x "$f" ]; then chmod +x "$repo/$f"; else chmod -x "$repo/$f"; fi
+	git show "HEAD:$f" > "$work/file"
+	if [ -e "$dir/new/$f" ]; then
+		dst=$dir/new/$f
+	else
+		dst=$repo/$f
+		if grep -qxF "$f" "$work/others" &&
+		   ! cmp -s "$work/file" "$repo/$f"; then
+			echo "refresh: $f is shared with another line, which" \
+				"gets this change too (to keep it to this line," \
+				"copy the file to patches/$series_line/new/$f" \
+				"and refresh again)" >&2
+		fi
+	fi
+	mkdir -p "$(dirname "$dst")"
+	cp "$work/file" "$dst"
+	if [ -x "$f" ]; then chmod +x "$dst"; else chmod -x "$dst"; fi
 done < "$work/new"
+[ -d "$dir/new" ] && find "$dir/new" -depth -type d -empty -delete
 git update-ref refs/worktree/series-written HEAD
-echo "  REFRESH $repo: $i patches, $(wc -l < "$work/new") new files"
+echo "  REFRESH $dir: $i patches, $(wc -l < "$work/new") new files"

@@ -1,7 +1,10 @@
 #!/bin/sh
-# Bring a kernel tree up to date with the project: pristine 6.12 source, the
-# project's new files copied in, the patch series applied. Only files whose
-# content changed are touched, so the kernel build stays incremental.
+# Bring a kernel tree up to date with the project: pristine source of the
+# kernel line LINE (6.12 by default, or 7.3), the new files of that line's
+# series copied in (patches/<line>/files; a line's override in
+# patches/<line>/new/ before the shared file), its patches applied. Only
+# files whose content changed are touched, so the kernel build stays
+# incremental.
 #
 # usage: sync-tree.sh <linux-source tarball> <pristine dir> <tree dir>
 # GPUNICE_SERIES names another series file, for patches still in the works.
@@ -9,9 +12,10 @@ set -eu
 
 tarball=$1 pristine=$2 tree=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
-series=${GPUNICE_SERIES:-$repo/patches/series}
-# Folders of the repository that hold new files at their kernel paths.
-kernel_dirs="kernel include fs drivers tools/testing/selftests/gpuprio Documentation"
+# shellcheck source=scripts/series-lib.sh
+. "$repo/scripts/series-lib.sh"
+dir=$(series_dir "$repo")
+series=${GPUNICE_SERIES:-$dir/series}
 
 unpack() {
 	[ -f "$1/.unpacked" ] && return 0
@@ -28,17 +32,18 @@ unpack "$tree"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-for d in $kernel_dirs; do
-	[ -d "$repo/$d" ] || continue
-	mkdir -p "$stage/$(dirname "$d")"
-	cp -R "$repo/$d" "$stage/$d"
-done
+while read -r p; do
+	for f in $(series_files "$repo" "$p"); do
+		mkdir -p "$stage/$(dirname "$f")"
+		cp -R "$(series_src "$repo" "$f")" "$stage/$(dirname "$f")/"
+	done
+done < "$series"
 
 # Patched files start from their pristine copy.
 while read -r p; do
 	# A patch's file names have no spaces: one word each.
 	# shellcheck disable=SC2013
-	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$repo/patches/$p"); do
+	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$dir/$p"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"
 		[ -e "$pristine/$f" ] && cp "$pristine/$f" "$stage/$f"
@@ -47,7 +52,7 @@ done < "$series"
 
 while read -r p; do
 	patch -p1 -s -N --no-backup-if-mismatch -d "$stage" \
-		< "$repo/patches/$p" || {
+		< "$dir/$p" || {
 		echo "sync-tree: patch $p does not apply" >&2
 		exit 1
 	}

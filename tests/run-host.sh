@@ -23,9 +23,9 @@ mkdir -p "$results"
 checkpatch() {
 	while read -r p; do
 		(cd "$ktree" && scripts/checkpatch.pl --strict -q \
-			"$repo/patches/$p") > "$tmp_out" 2>&1
+			"$repo/patches/6.12/$p") > "$tmp_out" 2>&1
 		tap_result $? "checkpatch $p" "$tmp_out"
-	done < "$repo/patches/series"
+	done < "$repo/patches/6.12/series"
 	for f in $(cd "$repo" && find kernel include fs drivers \
 		tools/testing/selftests/gpuprio -name '*.[ch]' | sort); do
 		(cd "$ktree" && scripts/checkpatch.pl --strict -q -f \

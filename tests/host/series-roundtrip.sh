@@ -9,6 +9,9 @@
 # (the repository make patches keeps in out/patch-work/upstream)
 # Prints TAP.
 set -u
+# The 6.12 line's series (patches/6.12/).
+LINE=6.12
+export LINE
 pristine=$(realpath -m "$1") upstream=$(realpath -m "$2")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -45,7 +48,7 @@ if ! "$tmp/repo/scripts/series-tree.sh" "$pristine" "$upstream" \
 fi
 ok "make tree builds the series branch"
 [ "$(in_tree rev-list --count base..HEAD)" -eq \
-	"$(wc -l < "$tmp/repo/patches/series")" ]
+	"$(wc -l < "$tmp/repo/patches/6.12/series")" ]
 check "one commit per patch" $?
 
 "$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null
@@ -55,10 +58,10 @@ changed | sed 's/^/# changed: /'
 
 # An edit to an upstream file that only patch 2 edits, and to a new file
 # of patch 1.
-p1=$(sed -n 1p "$tmp/repo/patches/series")
-p2=$(sed -n 2p "$tmp/repo/patches/series")
-new1=$(sed -n "s|^$p1 \\([^ ]*\\).*|\\1|p" "$tmp/repo/patches/files")
-up2=$(cd "$tmp/repo/patches" &&
+p1=$(sed -n 1p "$tmp/repo/patches/6.12/series")
+p2=$(sed -n 2p "$tmp/repo/patches/6.12/series")
+new1=$(sed -n "s|^$p1 \\([^ ]*\\).*|\\1|p" "$tmp/repo/patches/6.12/files")
+up2=$(cd "$tmp/repo/patches/6.12" &&
 	sed -n 's|^+++ b/||p' [0-9]*.patch | sort | uniq -u |
 	while read -r f; do
 		grep -qx "+++ b/$f" "$p2" && echo "$f"
@@ -68,15 +71,15 @@ in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 2
 echo "/* round trip */" >> "$tmp/tree/$new1"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 1p)"
 GIT_SEQUENCE_EDITOR=: in_tree rebase -q -i --autosquash base > /dev/null 2>&1
-"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null
-printf '%s\n' "$new1" "patches/$p2" | sort > "$tmp/want"
+"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null 2>&1
+printf '%s\n' "$new1" "patches/6.12/$p2" | sort > "$tmp/want"
 changed | cmp -s - "$tmp/want"
 check "a fixup changes exactly its patch and its new file" $?
 changed | sed 's/^/# changed: /'
-grep -qx "+/\* round trip \*/" "$tmp/repo/patches/$p2"
+grep -qx "+/\* round trip \*/" "$tmp/repo/patches/6.12/$p2"
 check "the edit of an upstream file is a hunk of its patch ($up2)" $?
 tail -n 1 "$tmp/repo/$new1" | grep -qx "/\* round trip \*/" &&
-	! grep -q "round trip" "$tmp/repo/patches/$p1"
+	! grep -q "round trip" "$tmp/repo/patches/6.12/$p1"
 check "the edit of a new file is in the repository, not in a patch" $?
 
 # Refused: a commit on top that edits patch 1's new file.
