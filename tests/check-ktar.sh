@@ -42,8 +42,7 @@ build=$out/build
 extra='' without=''
 sublevel=${release##*.}
 if [ "${release%.*}" = 6.12 ] && [ "$sublevel" -lt 114 ]; then
-	extra=$out/before-6.12.114.config
-	echo "# CONFIG_DRM_SCHED_GPUPRIO_KUNIT_TEST is not set" >"$extra"
+	extra=configs/before-6.12.114.config
 	without=" (without the drm_sched helper's KUnit test: it needs 6.12.114)"
 fi
 $make -C "$repo" --no-print-directory kernel OUT="$build" KTAR="$ktar" \
