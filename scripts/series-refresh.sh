@@ -61,7 +61,10 @@ for c in $(git rev-list --reverse base..HEAD); do
 		echo "---"
 		git diff --stat=72 --summary "$c^" "$c" -- "$@"
 		echo
-		git diff "$c^" "$c" -- "$@"
+		# A fixed abbreviation: git's default grows with the number of
+		# objects, so the same series would get other index lines in
+		# another clone and a round trip would not be clean.
+		git diff --abbrev=9 "$c^" "$c" -- "$@"
 	} > "$work/patches/$name"
 	echo "$name" >> "$work/series"
 	[ -s "$work/added" ] &&
