@@ -9,10 +9,12 @@
 # not run hwbench on a kernel without GPU priorities. The guest checks a
 # kernel with them (tests/guest/suites/80-hw-report). TAP on stdout.
 #
-# usage: hw-report.sh <repository>
+# usage: hw-report.sh <repository> <kernel headers>
+# The guard forbids the numbers of the test kernel's installed uapi headers
+# (make headers: out/headers/include), the one place the tests take them.
 set -u
 
-repo=$1
+repo=$1 headers=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lib/tap.sh
@@ -22,9 +24,9 @@ check() { eval "$2"; tap_result $? "$1" "$tmp/report"; }
 has() { check "$2" "grep -qE -- '$1' '$tmp/report'"; }
 
 guard=$tmp/nosys-guard
-cc -Wall -Wextra -O2 -o "$guard" "$repo/tests/host/nosys-guard.c" ||
-	guard=
-check "nosys-guard builds" '[ -n "$guard" ]'
+cc -Wall -Wextra -O2 -isystem "$headers" -o "$guard" \
+	"$repo/tests/host/nosys-guard.c" 2>"$tmp/report" || guard=
+check "nosys-guard builds with the numbers of $headers" '[ -n "$guard" ]'
 
 "${guard:-false}" "$repo/scripts/hw-report.sh" -o "$tmp/report" \
 	-b "$tmp/no-hwbench" 2>"$tmp/err"
