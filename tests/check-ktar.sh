@@ -7,8 +7,9 @@
 #
 # Before 6.12.114, drm_sched_init() has no struct drm_sched_init_args (the
 # stable update "drm/sched: Use struct for drm_sched_init() params"), which
-# the drm_sched helper's KUnit test uses: on such a release the kernel is
-# built without that test, and the check says so.
+# the series' drm_sched and amdgpu KUnit tests use: on such a release the
+# kernel is built without them (configs/before-6.12.114.config), and the
+# check says so.
 #
 # usage: check-ktar.sh <out dir> <initramfs>
 # KTAR_UPSTREAM names a tarball to use instead of fetching one.
@@ -43,7 +44,7 @@ extra='' without=''
 sublevel=${release##*.}
 if [ "${release%.*}" = 6.12 ] && [ "$sublevel" -lt 114 ]; then
 	extra=configs/before-6.12.114.config
-	without=" (without the drm_sched helper's KUnit test: it needs 6.12.114)"
+	without=" (without the drm_sched and amdgpu KUnit tests: they need 6.12.114)"
 fi
 $make -C "$repo" --no-print-directory kernel OUT="$build" KTAR="$ktar" \
 	KCONFIG_EXTRA="$extra" >"$out/kernel.log" 2>&1
