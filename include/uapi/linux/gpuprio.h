@@ -7,12 +7,13 @@
  * at every submission. Set and read with gpuprio_set(2) and gpuprio_get(2),
  * or through /proc/<pid>/gpu_nice.
  *
- * The syscall numbers (463 and 464; alpha 573 and 574; mips o32 4463 and
- * 4464, n64 5463 and 5464, n32 6463 and 6464) are only free in Linux 6.12:
- * from 6.13 on they are setxattrat(2) and getxattrat(2). Use
- * __NR_gpuprio_set and __NR_gpuprio_get from <asm/unistd.h>, and before
- * issuing them check that /proc/self/gpu_nice exists: it does exactly when
- * the running kernel has this feature.
+ * The syscall numbers depend on the kernel line that carries this
+ * feature, and other kernels give the same numbers to other calls, so a
+ * program that may run on more than one kernel does not compile them in:
+ * it reads them from /proc/sys/kernel/gpuprio_syscalls ("<set>\t<get>" for
+ * the reader's ABI), which exists exactly when the running kernel has this
+ * feature. __NR_gpuprio_set and __NR_gpuprio_get in <asm/unistd.h> are the
+ * numbers of the kernel the headers come from.
  *
  * A value holds a class in bits 13-15 and class data in bits 0-12, as
  * ioprio values do.
