@@ -140,7 +140,7 @@ $(KDIR)/.config: $(KCONFIG) | $(KDIR)/.gpunice-files
 	@cat $(KCONFIG) | scripts/check-config.sh - $(KDIR)/.config
 
 kernel: $(KDIR)/.config
-	@echo "  BUILD   kernel (incremental; from scratch 22 min on 2 cores)"
+	@echo "  BUILD   kernel (incremental; from scratch: README, Time and disk)"
 	@$(MAKE) -s -C $(KDIR) -j$(JOBS) bzImage
 	@$(MAKE) -s -C $(KDIR) headers_install INSTALL_HDR_PATH=$(HDRS)
 
@@ -244,12 +244,10 @@ check-arm64: | deps
 	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
 		> $(CHECK_DIR)/host-arm64.tap
 
-# Linux 7.3 (Debian's linux-source-7.3): patches/7.3/series by git am on the
-# pristine source, then upstream's drm_sched KUnit suites and the series'
-# own in QEMU, once per gpu_sched.sched_policy (scripts/kunit-7.3.sh).
-# On 2 shared cores: 11 minutes from a fresh clone with ccache warm, about
-# 47 with it cold (the build alone took 39), 6 minutes when run again; each
-# policy's QEMU run is about 80 s.
+# Linux 7.3 (Debian's linux-source-7.3): patches/7.3/series committed on the
+# pristine source as make tree does, then upstream's drm_sched KUnit suites
+# and the series' own in QEMU, once per gpu_sched.sched_policy
+# (scripts/kunit-7.3.sh). Its time: README, Time and disk.
 kunit-7.3: | deps
 	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT)
 
@@ -450,7 +448,7 @@ effect: deps
 # some of them; MUTANTS_DRY=1 or make mutants-check only checks that every
 # snippet applies once and reverts (make check's host-mutants does too).
 # The amdgpu tree is synced and configured as check-amdgpu does. Not in
-# make check: about 16 minutes on 2 cores for 32 mutants, ccache warm.
+# make check: its time is in the README (Time and disk).
 .PHONY: mutants mutants-check
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
