@@ -63,22 +63,34 @@ static bool gpuprio_supported(void)
 	return access("/proc/self/gpu_nice", F_OK) == 0;
 }
 
+/* Read the small file @path into @buf, NUL-terminated: its length or -errno. */
+static ssize_t read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 /* Read /proc/<pid>/gpu_nice into @buf without the newline. */
 static int read_gpu_nice(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/gpu_nice", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
+	n = read_text(path, buf, len);
 	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
+		return n;
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = '\0';
 	return 0;
@@ -187,17 +199,10 @@ TEST(syscalls_sysctl)
 {
 	const char *path = "/proc/sys/kernel/gpuprio_syscalls";
 	char buf[64], want[64];
-	ssize_t len;
-	int fd;
 
 	if (!gpuprio_supported())
 		SKIP(return, "kernel has no GPU priority support");
-	fd = open(path, O_RDONLY);
-	ASSERT_LE(0, fd);
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	ASSERT_LT(0, len);
-	buf[len] = '\0';
+	ASSERT_LT(0, read_text(path, buf, sizeof(buf)));
 	snprintf(want, sizeof(want), "%ld\t%ld\n", (long)__NR_gpuprio_set,
 		 (long)__NR_gpuprio_get);
 	EXPECT_STREQ(want, buf);
@@ -257,15 +262,11 @@ static int write_follow_sysctl(const char *text)
 
 static int read_follow_sysctl(void)
 {
-	char buf[16] = "";
-	ssize_t n;
-	int fd;
+	char buf[16];
+	ssize_t n = read_text(FOLLOW_SYSCTL, buf, sizeof(buf));
 
-	fd = open(FOLLOW_SYSCTL, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	if (n < 0)
+		return n;
 	return n > 0 ? atoi(buf) : -EIO;
 }
 
