@@ -112,7 +112,7 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
 		return false;
 
 	nice = GPUPRIO_TO_NICE(prio);
-	return nice < gpuprio_follow_nice(cpu_nice) &&
+	return nice < gpuprio_nice_from_cpu(cpu_nice) &&
 	       nice < gpuprio_rank(gpuprio_resolve(task_gpuprio_raw(p),
 						  cpu_nice));
 }
@@ -458,15 +458,15 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 static int sysctl_gpuprio_follow_nice __read_mostly = 1;
 
 /**
- * gpuprio_follows_nice - does a task without a GPU priority follow its nice
+ * gpuprio_cpu_nice_followed - does a task without a GPU priority follow its nice
  *
  * Return: the value of kernel.gpuprio_follow_nice, see task_gpuprio().
  */
-bool gpuprio_follows_nice(void)
+bool gpuprio_cpu_nice_followed(void)
 {
 	return READ_ONCE(sysctl_gpuprio_follow_nice);
 }
-EXPORT_SYMBOL_GPL(gpuprio_follows_nice);
+EXPORT_SYMBOL_GPL(gpuprio_cpu_nice_followed);
 
 #ifdef __NR_gpuprio_set
 /*

@@ -129,61 +129,61 @@ static void gpuprio_test_resolve(struct kunit *test)
 }
 
 /* kernel.gpuprio_follow_nice = 0 only changes tasks without a value. */
-static void gpuprio_test_resolve_task(struct kunit *test)
+static void gpuprio_test_resolve_effective(struct kunit *test)
 {
 	u16 rt = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 2);
 	u16 idle = GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0);
 	int follow;
 
-	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, 10, true),
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_effective(GPUPRIO_DEFAULT, 10, true),
 			GPUPRIO_BE_NICE(10));
-	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, 10, false),
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_effective(GPUPRIO_DEFAULT, 10, false),
 			GPUPRIO_BE_NICE(0));
-	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, -10, true),
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_effective(GPUPRIO_DEFAULT, -10, true),
 			GPUPRIO_BE_NICE(0));
-	KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(GPUPRIO_DEFAULT, -10, false),
+	KUNIT_EXPECT_EQ(test, gpuprio_resolve_effective(GPUPRIO_DEFAULT, -10, false),
 			GPUPRIO_BE_NICE(0));
 	for (follow = 0; follow <= 1; follow++) {
 		KUNIT_EXPECT_EQ(test,
-				gpuprio_resolve_task(GPUPRIO_BE_NICE(7), 0,
-						     follow),
+				gpuprio_resolve_effective(GPUPRIO_BE_NICE(7), 0,
+							  follow),
 				GPUPRIO_BE_NICE(7));
-		KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(rt, 5, follow), rt);
-		KUNIT_EXPECT_EQ(test, gpuprio_resolve_task(idle, -5, follow),
+		KUNIT_EXPECT_EQ(test, gpuprio_resolve_effective(rt, 5, follow), rt);
+		KUNIT_EXPECT_EQ(test, gpuprio_resolve_effective(idle, -5, follow),
 				idle);
 	}
 }
 
 /* The one mapping of every driver: Documentation/userspace-api/gpuprio.rst */
-static void gpuprio_test_level(struct kunit *test)
+static void gpuprio_test_band(struct kunit *test)
 {
 	int nice, level;
 
 	for (level = 0; level < GPUPRIO_RT_LEVELS; level++)
 		KUNIT_EXPECT_EQ(test,
-				gpuprio_level(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT,
-								 level)),
-				GPUPRIO_LEVEL_HIGH);
+				gpuprio_band(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT,
+								level)),
+				GPUPRIO_BAND_HIGH);
 	for (nice = MIN_NICE; nice <= MAX_NICE; nice++)
-		KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_BE_NICE(nice)),
-				nice < 0 ? GPUPRIO_LEVEL_HIGH :
-				nice > 0 ? GPUPRIO_LEVEL_LOW :
-				GPUPRIO_LEVEL_NORMAL);
+		KUNIT_EXPECT_EQ(test, gpuprio_band(GPUPRIO_BE_NICE(nice)),
+				nice < 0 ? GPUPRIO_BAND_HIGH :
+				nice > 0 ? GPUPRIO_BAND_LOW :
+				GPUPRIO_BAND_NORMAL);
 	KUNIT_EXPECT_EQ(test,
-			gpuprio_level(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0)),
-			GPUPRIO_LEVEL_LOW);
-	KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_DEFAULT),
-			GPUPRIO_LEVEL_NORMAL);
-	KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_PRIO_VALUE(5, 0)),
-			GPUPRIO_LEVEL_NORMAL);
+			gpuprio_band(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0)),
+			GPUPRIO_BAND_LOW);
+	KUNIT_EXPECT_EQ(test, gpuprio_band(GPUPRIO_DEFAULT),
+			GPUPRIO_BAND_NORMAL);
+	KUNIT_EXPECT_EQ(test, gpuprio_band(GPUPRIO_PRIO_VALUE(5, 0)),
+			GPUPRIO_BAND_NORMAL);
 	/* CPU nice -10 without a GPU priority is normal, not high */
-	KUNIT_EXPECT_EQ(test, gpuprio_level(gpuprio_resolve(GPUPRIO_DEFAULT,
-							    -10)),
-			GPUPRIO_LEVEL_NORMAL);
-	KUNIT_EXPECT_STREQ(test, gpuprio_level_name(GPUPRIO_LEVEL_LOW), "low");
-	KUNIT_EXPECT_STREQ(test, gpuprio_level_name(GPUPRIO_LEVEL_NORMAL),
+	KUNIT_EXPECT_EQ(test, gpuprio_band(gpuprio_resolve(GPUPRIO_DEFAULT,
+							   -10)),
+			GPUPRIO_BAND_NORMAL);
+	KUNIT_EXPECT_STREQ(test, gpuprio_band_name(GPUPRIO_BAND_LOW), "low");
+	KUNIT_EXPECT_STREQ(test, gpuprio_band_name(GPUPRIO_BAND_NORMAL),
 			   "normal");
-	KUNIT_EXPECT_STREQ(test, gpuprio_level_name(GPUPRIO_LEVEL_HIGH),
+	KUNIT_EXPECT_STREQ(test, gpuprio_band_name(GPUPRIO_BAND_HIGH),
 			   "high");
 }
 
@@ -196,17 +196,17 @@ static void gpuprio_test_fdinfo(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, gpuprio_fdinfo_format(buf, sizeof(buf), 0));
 	KUNIT_EXPECT_STREQ(test, buf, "");
 
-	packed = gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, false);
+	packed = gpuprio_fdinfo_pack(GPUPRIO_BAND_LOW, false);
 	KUNIT_EXPECT_TRUE(test, gpuprio_fdinfo_format(buf, sizeof(buf), packed));
 	KUNIT_EXPECT_STREQ(test, buf, "low");
 	gpuprio_fdinfo_format(buf, sizeof(buf),
-			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_NORMAL, false));
+			      gpuprio_fdinfo_pack(GPUPRIO_BAND_NORMAL, false));
 	KUNIT_EXPECT_STREQ(test, buf, "normal");
 	gpuprio_fdinfo_format(buf, sizeof(buf),
-			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_HIGH, true));
+			      gpuprio_fdinfo_pack(GPUPRIO_BAND_HIGH, true));
 	KUNIT_EXPECT_STREQ(test, buf, "high overridden");
 	gpuprio_fdinfo_format(buf, sizeof(buf),
-			      gpuprio_fdinfo_pack(GPUPRIO_LEVEL_LOW, true));
+			      gpuprio_fdinfo_pack(GPUPRIO_BAND_LOW, true));
 	KUNIT_EXPECT_STREQ(test, buf, "low overridden");
 }
 
@@ -214,23 +214,23 @@ static void gpuprio_test_fdinfo(struct kunit *test)
  * A negative nice stored with GPUPRIO_NO_HIGH ranks as set but stays in the
  * normal band; the mark never shows in a value user space reads.
  */
-static void gpuprio_test_level_no_high(struct kunit *test)
+static void gpuprio_test_band_no_high(struct kunit *test)
 {
 	int nice;
 
 	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
 		u16 marked = GPUPRIO_BE_NICE(nice) | GPUPRIO_NO_HIGH;
 
-		KUNIT_EXPECT_EQ(test, gpuprio_level(marked),
-				nice > 0 ? GPUPRIO_LEVEL_LOW :
-				GPUPRIO_LEVEL_NORMAL);
+		KUNIT_EXPECT_EQ(test, gpuprio_band(marked),
+				nice > 0 ? GPUPRIO_BAND_LOW :
+				GPUPRIO_BAND_NORMAL);
 		KUNIT_EXPECT_EQ(test, gpuprio_rank(marked), nice);
 		KUNIT_EXPECT_EQ(test, gpuprio_value(marked),
 				GPUPRIO_BE_NICE(nice));
 		KUNIT_EXPECT_FALSE(test, gpuprio_value_valid(marked));
 	}
-	KUNIT_EXPECT_EQ(test, gpuprio_level(GPUPRIO_BE_NICE(-1)),
-			GPUPRIO_LEVEL_HIGH);
+	KUNIT_EXPECT_EQ(test, gpuprio_band(GPUPRIO_BE_NICE(-1)),
+			GPUPRIO_BAND_HIGH);
 }
 
 /*
@@ -238,8 +238,8 @@ static void gpuprio_test_level_no_high(struct kunit *test)
  * effective or not and RLIMIT_NICE 21 (nice -1 allowed), then return the
  * level drivers give it, or -1 if the set failed.
  */
-static int gpuprio_test_set_level(struct kunit *test, u16 prio,
-				  bool sys_nice)
+static int gpuprio_test_set_band(struct kunit *test, u16 prio,
+				 bool sys_nice)
 {
 	struct rlimit *rlim = &current->signal->rlim[RLIMIT_NICE];
 	struct rlimit saved_rlim = *rlim;
@@ -255,7 +255,7 @@ static int gpuprio_test_set_level(struct kunit *test, u16 prio,
 	rlim->rlim_cur = 21;
 	old = override_creds(cred);
 	if (!gpuprio_set_task(current, prio))
-		level = task_gpuprio_level(current);
+		level = task_gpuprio_band(current);
 	revert_creds(old);
 	put_cred(cred);
 	*rlim = saved_rlim;
@@ -271,18 +271,18 @@ static int gpuprio_test_set_level(struct kunit *test, u16 prio,
  */
 static void gpuprio_test_rlimit_band(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(-1),
-						     false),
-			GPUPRIO_LEVEL_NORMAL);
-	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(-1),
-						     true),
-			GPUPRIO_LEVEL_HIGH);
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_band(test, GPUPRIO_BE_NICE(-1),
+						    false),
+			GPUPRIO_BAND_NORMAL);
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_band(test, GPUPRIO_BE_NICE(-1),
+						    true),
+			GPUPRIO_BAND_HIGH);
 	/* RLIMIT_NICE 21 stops at nice -1, with or without the band */
-	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(-2),
-						     false), -1);
-	KUNIT_EXPECT_EQ(test, gpuprio_test_set_level(test, GPUPRIO_BE_NICE(5),
-						     false),
-			GPUPRIO_LEVEL_LOW);
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_band(test, GPUPRIO_BE_NICE(-2),
+						    false), -1);
+	KUNIT_EXPECT_EQ(test, gpuprio_test_set_band(test, GPUPRIO_BE_NICE(5),
+						    false),
+			GPUPRIO_BAND_LOW);
 }
 
 static void gpuprio_test_reset_on_fork(struct kunit *test)
@@ -317,10 +317,10 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE_PARAM(gpuprio_test_validation, gpuprio_valid_gen_params),
 	KUNIT_CASE(gpuprio_test_ordering),
 	KUNIT_CASE(gpuprio_test_resolve),
-	KUNIT_CASE(gpuprio_test_resolve_task),
-	KUNIT_CASE(gpuprio_test_level),
+	KUNIT_CASE(gpuprio_test_resolve_effective),
+	KUNIT_CASE(gpuprio_test_band),
 	KUNIT_CASE(gpuprio_test_fdinfo),
-	KUNIT_CASE(gpuprio_test_level_no_high),
+	KUNIT_CASE(gpuprio_test_band_no_high),
 	KUNIT_CASE(gpuprio_test_rlimit_band),
 	KUNIT_CASE(gpuprio_test_reset_on_fork),
 	{}

@@ -50,9 +50,9 @@ static int gpu_nice_show(struct seq_file *m, void *v)
 		seq_puts(m, "idle\n");
 		break;
 	default:
-		seq_printf(m, "none %d\n",
-			   gpuprio_rank(gpuprio_resolve_task(stored, task_nice(p),
-							     gpuprio_follows_nice())));
+		stored = gpuprio_resolve_effective(stored, task_nice(p),
+						   gpuprio_cpu_nice_followed());
+		seq_printf(m, "none %d\n", gpuprio_rank(stored));
 		break;
 	}
 out:

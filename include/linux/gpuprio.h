@@ -22,7 +22,7 @@
  * The stored value of a task is a value of include/uapi/linux/gpuprio.h,
  * plus this mark on a negative best-effort nice that was set without
  * CAP_SYS_NICE in the initial user namespace (by RLIMIT_NICE): such a nice
- * ranks as set but stays in the normal band, see gpuprio_level(), because
+ * ranks as set but stays in the normal band, see gpuprio_band(), because
  * every driver reserves its high band for CAP_SYS_NICE. The mark sits in
  * the top data bit, which no valid value uses, so that the class reads
  * unchanged; gpuprio_value() strips it from what user space is shown.
@@ -36,11 +36,11 @@ static inline u16 gpuprio_value(u16 stored)
 
 /*
  * NONE follows the CPU nice downward only: a negative CPU nice (granted by
- * rtkit, GameMode or inherited) must not reach a driver's high levels, which
+ * rtkit, GameMode or inherited) must not reach a driver's high band, which
  * the drivers otherwise reserve for CAP_SYS_NICE. Above normal on the GPU
  * takes an explicit gpuprio_set() that passed can_nice().
  */
-static inline int gpuprio_follow_nice(int cpu_nice)
+static inline int gpuprio_nice_from_cpu(int cpu_nice)
 {
 	return max(cpu_nice, 0);
 }
@@ -48,7 +48,7 @@ static inline int gpuprio_follow_nice(int cpu_nice)
 static inline u16 gpuprio_resolve(u16 prio, int cpu_nice)
 {
 	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_NONE)
-		return GPUPRIO_BE_NICE(gpuprio_follow_nice(cpu_nice));
+		return GPUPRIO_BE_NICE(gpuprio_nice_from_cpu(cpu_nice));
 	return prio;
 }
 
@@ -57,8 +57,8 @@ static inline u16 gpuprio_resolve(u16 prio, int cpu_nice)
  * false (kernel.gpuprio_follow_nice = 0) a task without a GPU priority runs
  * at normal, so that only explicit values act.
  */
-static inline u16 gpuprio_resolve_task(u16 prio, int cpu_nice,
-				       bool follow_nice)
+static inline u16 gpuprio_resolve_effective(u16 prio, int cpu_nice,
+					    bool follow_nice)
 {
 	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_NONE && !follow_nice)
 		return GPUPRIO_BE_NICE(0);
@@ -88,48 +88,48 @@ static inline int gpuprio_rank(u16 prio)
 }
 
 /*
- * The three levels every driver maps a task's GPU priority to, each to its
+ * The three bands every driver maps a task's GPU priority to, each to its
  * own constants; the table is in Documentation/userspace-api/gpuprio.rst.
  * High is only reached by a value set with CAP_SYS_NICE in the initial user
  * namespace: realtime, or a negative nice without GPUPRIO_NO_HIGH.
  */
-enum gpuprio_level {
-	GPUPRIO_LEVEL_LOW,
-	GPUPRIO_LEVEL_NORMAL,
-	GPUPRIO_LEVEL_HIGH,
+enum gpuprio_band {
+	GPUPRIO_BAND_LOW,
+	GPUPRIO_BAND_NORMAL,
+	GPUPRIO_BAND_HIGH,
 };
 
 /*
  * Level of a resolved (never NONE) value as task_gpuprio() returns it, mark
- * included, see enum gpuprio_level: a function of the stored value alone.
+ * included, see enum gpuprio_band: a function of the stored value alone.
  */
-static inline enum gpuprio_level gpuprio_level(u16 prio)
+static inline enum gpuprio_band gpuprio_band(u16 prio)
 {
 	switch (GPUPRIO_PRIO_CLASS(prio)) {
 	case GPUPRIO_CLASS_RT:
-		return GPUPRIO_LEVEL_HIGH;
+		return GPUPRIO_BAND_HIGH;
 	case GPUPRIO_CLASS_BE:
 		if (GPUPRIO_TO_NICE(gpuprio_value(prio)) < 0)
-			return prio & GPUPRIO_NO_HIGH ? GPUPRIO_LEVEL_NORMAL :
-							GPUPRIO_LEVEL_HIGH;
+			return prio & GPUPRIO_NO_HIGH ? GPUPRIO_BAND_NORMAL :
+							GPUPRIO_BAND_HIGH;
 		if (GPUPRIO_TO_NICE(gpuprio_value(prio)) > 0)
-			return GPUPRIO_LEVEL_LOW;
-		return GPUPRIO_LEVEL_NORMAL;
+			return GPUPRIO_BAND_LOW;
+		return GPUPRIO_BAND_NORMAL;
 	case GPUPRIO_CLASS_IDLE:
-		return GPUPRIO_LEVEL_LOW;
+		return GPUPRIO_BAND_LOW;
 	default:
 		/* Unresolved or unknown: nobody asked for a change */
-		return GPUPRIO_LEVEL_NORMAL;
+		return GPUPRIO_BAND_NORMAL;
 	}
 }
 
-/* The name fdinfo and the documentation give a level. */
-static inline const char *gpuprio_level_name(enum gpuprio_level level)
+/* The name fdinfo and the documentation give a band. */
+static inline const char *gpuprio_band_name(enum gpuprio_band band)
 {
-	switch (level) {
-	case GPUPRIO_LEVEL_LOW:
+	switch (band) {
+	case GPUPRIO_BAND_LOW:
 		return "low";
-	case GPUPRIO_LEVEL_HIGH:
+	case GPUPRIO_BAND_HIGH:
 		return "high";
 	default:
 		return "normal";
@@ -138,21 +138,21 @@ static inline const char *gpuprio_level_name(enum gpuprio_level level)
 
 /*
  * What fdinfo's drm-gpuprio key (Documentation/gpu/drm-usage-stats.rst)
- * shows of a DRM client's last submission: the level its task gave, and
+ * shows of a DRM client's last submission: the band its task gave, and
  * whether the application's own priority overrode it. Packed in one int
  * that a driver stores with WRITE_ONCE() from its submission path; 0
  * until the first submission, which shows no key.
  */
 #define GPUPRIO_FDINFO_SET		BIT(0)
 #define GPUPRIO_FDINFO_OVERRIDDEN	BIT(1)
-#define GPUPRIO_FDINFO_LEVEL_SHIFT	2
+#define GPUPRIO_FDINFO_BAND_SHIFT	2
 
-static inline int gpuprio_fdinfo_pack(enum gpuprio_level level,
+static inline int gpuprio_fdinfo_pack(enum gpuprio_band band,
 				      bool overridden)
 {
 	return GPUPRIO_FDINFO_SET |
 	       (overridden ? GPUPRIO_FDINFO_OVERRIDDEN : 0) |
-	       level << GPUPRIO_FDINFO_LEVEL_SHIFT;
+	       band << GPUPRIO_FDINFO_BAND_SHIFT;
 }
 
 /* The value of the drm-gpuprio key for @packed: false if there is none. */
@@ -162,7 +162,7 @@ static inline bool gpuprio_fdinfo_format(char *buf, size_t len, int packed)
 		return false;
 
 	snprintf(buf, len, "%s%s",
-		 gpuprio_level_name(packed >> GPUPRIO_FDINFO_LEVEL_SHIFT),
+		 gpuprio_band_name(packed >> GPUPRIO_FDINFO_BAND_SHIFT),
 		 packed & GPUPRIO_FDINFO_OVERRIDDEN ? " overridden" : "");
 	return true;
 }
@@ -208,7 +208,7 @@ int gpuprio_may_set(struct task_struct *p, u16 prio);
 u16 gpuprio_mark(u16 prio);
 int gpuprio_set_task_locked(struct task_struct *p, u16 prio);
 int gpuprio_set_task(struct task_struct *p, u16 prio);
-bool gpuprio_follows_nice(void);
+bool gpuprio_cpu_nice_followed(void);
 
 /*
  * For in-kernel tests only: store @prio in @p as it is, with none of the
@@ -223,7 +223,7 @@ static inline bool gpuprio_test_set_raw(struct task_struct *p, u16 prio)
 }
 #else
 /* Off means stock: the drivers see every task at normal. */
-static inline bool gpuprio_follows_nice(void)
+static inline bool gpuprio_cpu_nice_followed(void)
 {
 	return false;
 }
@@ -257,19 +257,19 @@ static inline u16 task_gpuprio_raw(const struct task_struct *p)
 /*
  * Effective value of @p, never NONE: NONE follows the CPU nice downward, or
  * is normal with kernel.gpuprio_follow_nice = 0 and without CONFIG_GPUPRIO.
- * It keeps GPUPRIO_NO_HIGH for gpuprio_level(); pass it through
+ * It keeps GPUPRIO_NO_HIGH for gpuprio_band(); pass it through
  * gpuprio_value() before showing it to user space.
  */
 static inline u16 task_gpuprio(const struct task_struct *p)
 {
-	return gpuprio_resolve_task(task_gpuprio_stored(p), task_nice(p),
-				    gpuprio_follows_nice());
+	return gpuprio_resolve_effective(task_gpuprio_stored(p), task_nice(p),
+				    gpuprio_cpu_nice_followed());
 }
 
-/* The level drivers give the work of @p, see enum gpuprio_level. */
-static inline enum gpuprio_level task_gpuprio_level(const struct task_struct *p)
+/* The band drivers give the work of @p, see enum gpuprio_band. */
+static inline enum gpuprio_band task_gpuprio_band(const struct task_struct *p)
 {
-	return gpuprio_level(task_gpuprio(p));
+	return gpuprio_band(task_gpuprio(p));
 }
 
 #endif /* _LINUX_GPUPRIO_H */

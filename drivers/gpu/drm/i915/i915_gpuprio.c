@@ -39,11 +39,11 @@
  * kick_execlists()): it orders the queue, and from gen9 on a queued request
  * preempts the running context only when its priority is above both the
  * running request's and I915_PRIORITY_NORMAL - 1. Work at the normal or
- * high level thus preempts work at the low level and high preempts normal,
+ * high band thus preempts work at the low band and high preempts normal,
  * but nothing is preempted for low work, and equal priorities share the
  * engine by timeslices. Gen8 has no preemption: there the priority only
  * decides which queued context is submitted next. Under GuC the three
- * levels fall in three of its priority bands, between which the firmware
+ * bands map to three of the firmware's priorities, between which it
  * schedules.
  */
 
@@ -64,8 +64,8 @@
  * i915_gpuprio_to_priority - i915 priority of an effective GPU priority
  * @gpuprio: a resolved GPU priority, as returned by task_gpuprio()
  *
- * gpuprio_level() puts it in one of the three levels every driver shares
- * (the table is in Documentation/userspace-api/gpuprio.rst), and each level
+ * gpuprio_band() puts it in one of the three bands every driver shares
+ * (the table is in Documentation/userspace-api/gpuprio.rst), and each band
  * becomes the context priority Mesa's iris gives its low, medium and high
  * contexts, so that a task-derived priority means what the same choice
  * made by the application means. Execlists and GuC thus see the same
@@ -76,10 +76,10 @@
  */
 int i915_gpuprio_to_priority(u16 gpuprio)
 {
-	switch (gpuprio_level(gpuprio)) {
-	case GPUPRIO_LEVEL_HIGH:
+	switch (gpuprio_band(gpuprio)) {
+	case GPUPRIO_BAND_HIGH:
 		return I915_GPUPRIO_HIGH;
-	case GPUPRIO_LEVEL_LOW:
+	case GPUPRIO_BAND_LOW:
 		return I915_GPUPRIO_LOW;
 	default:
 		return I915_CONTEXT_DEFAULT_PRIORITY;
@@ -115,21 +115,21 @@ int i915_gpuprio_context_priority(const struct i915_gem_context *ctx)
 }
 
 /**
- * i915_gpuprio_execbuf_attr - scheduling attributes of an execbuf request
+ * i915_gpuprio_record_execbuf - scheduling attributes of an execbuf request
  * @ctx: the GEM context submitted to
  * @attr: filled in for the request
  *
  * Reads the GPU priority of the submitting task (current), stores it in
  * @ctx for what is decided later from the context (semaphores, the GuC
  * registration of its engines) and records, for the client's fdinfo, the
- * level the task gave and whether the context's own priority overrode it.
+ * band the task gave and whether the context's own priority overrode it.
  *
  * Threads may submit to one context concurrently, each storing its own
  * priority in @ctx: the request gets the value computed here, never one
  * read back from @ctx, and the context's own priority is read once.
  */
-void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
-			       struct i915_sched_attr *attr)
+void i915_gpuprio_record_execbuf(struct i915_gem_context *ctx,
+				 struct i915_sched_attr *attr)
 {
 	struct i915_drm_client *client = ctx->client;
 	u16 gpuprio = task_gpuprio(current);
@@ -146,14 +146,14 @@ void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
 
 	if (client)
 		WRITE_ONCE(client->gpuprio_fdinfo,
-			   gpuprio_fdinfo_pack(gpuprio_level(gpuprio),
+			   gpuprio_fdinfo_pack(gpuprio_band(gpuprio),
 					       overridden));
 }
 
 /**
  * i915_gpuprio_update_semaphores - semaphores for a context's next requests
  * @ce: the engine context of an execbuf's request
- * @prio: the request's priority, from i915_gpuprio_execbuf_attr()
+ * @prio: the request's priority, from i915_gpuprio_record_execbuf()
  *
  * i915 lets a context busy-wait on semaphores at normal priority and
  * above only, so that lowered work does not spin on an engine others need

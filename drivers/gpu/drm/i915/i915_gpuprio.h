@@ -14,7 +14,7 @@
 /*
  * The context priorities Mesa's iris gives its low and high contexts (its
  * medium one is I915_CONTEXT_DEFAULT_PRIORITY): a task's low and high GPU
- * priority levels become these.
+ * priority bands become these.
  */
 #define I915_GPUPRIO_LOW	((I915_CONTEXT_MIN_USER_PRIORITY - 1) / 2)
 #define I915_GPUPRIO_HIGH	((I915_CONTEXT_MAX_USER_PRIORITY + 1) / 2)
@@ -31,8 +31,8 @@ int i915_gpuprio_to_priority(u16 gpuprio);
 int i915_gpuprio_task_priority(const struct task_struct *tsk);
 
 int i915_gpuprio_context_priority(const struct i915_gem_context *ctx);
-void i915_gpuprio_execbuf_attr(struct i915_gem_context *ctx,
-			       struct i915_sched_attr *attr);
+void i915_gpuprio_record_execbuf(struct i915_gem_context *ctx,
+				 struct i915_sched_attr *attr);
 void i915_gpuprio_update_semaphores(struct intel_context *ce, int prio);
 
 void i915_gpuprio_client_fdinfo(struct drm_printer *p,
@@ -48,7 +48,7 @@ static inline int i915_gpuprio_task_priority(const struct task_struct *tsk)
 }
 
 #define i915_gpuprio_context_priority(ctx)	READ_ONCE((ctx)->sched.priority)
-#define i915_gpuprio_execbuf_attr(ctx, attr)	(*(attr) = (ctx)->sched)
+#define i915_gpuprio_record_execbuf(ctx, attr)	(*(attr) = (ctx)->sched)
 
 static inline void i915_gpuprio_update_semaphores(struct intel_context *ce,
 						  int prio)

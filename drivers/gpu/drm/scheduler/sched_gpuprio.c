@@ -5,9 +5,9 @@
  *
  * drm_sched serves its run queues strictly in order, one per priority, and
  * keeps KERNEL for the drivers' own work. A task's effective GPU priority is
- * put in one of the three others by gpuprio_level(), the mapping every
+ * put in one of the three others by gpuprio_band(), the mapping every
  * driver shares (the table is in Documentation/userspace-api/gpuprio.rst):
- * its low, normal and high levels are LOW, NORMAL and HIGH here.
+ * its low, normal and high bands are LOW, NORMAL and HIGH here.
  *
  * Drivers opt in: they read drm_sched_task_priority() when a context or
  * queue is created and again at each submission, and leave alone those
@@ -41,15 +41,15 @@
  * @gpuprio: an effective GPU priority, as returned by task_gpuprio(); never
  *	     GPUPRIO_CLASS_NONE
  *
- * Return: HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
+ * Return: HIGH, NORMAL or LOW as gpuprio_band() says, never KERNEL.
  */
 VISIBLE_IF_KUNIT enum drm_sched_priority
 drm_sched_gpuprio_to_priority(u16 gpuprio)
 {
-	switch (gpuprio_level(gpuprio)) {
-	case GPUPRIO_LEVEL_HIGH:
+	switch (gpuprio_band(gpuprio)) {
+	case GPUPRIO_BAND_HIGH:
 		return DRM_SCHED_PRIORITY_HIGH;
-	case GPUPRIO_LEVEL_LOW:
+	case GPUPRIO_BAND_LOW:
 		return DRM_SCHED_PRIORITY_LOW;
 	default:
 		return DRM_SCHED_PRIORITY_NORMAL;

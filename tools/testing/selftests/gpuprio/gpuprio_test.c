@@ -228,7 +228,7 @@ TEST_F(gpuprio, default_is_none_and_follows_cpu_nice)
 	EXPECT_EQ(NONE, sys_gpuprio_get(GPUPRIO_WHO_PROCESS, 0));
 }
 
-/* A CPU boost (rtkit, GameMode) must not reach the GPU's high levels. */
+/* A CPU boost (rtkit, GameMode) must not reach the GPU's high bands. */
 TEST_F(gpuprio, none_ignores_negative_cpu_nice)
 {
 	char buf[64];

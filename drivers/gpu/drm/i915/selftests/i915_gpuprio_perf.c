@@ -7,7 +7,7 @@
  *
  * Each round builds mock requests the way eb_request_add() does, once
  * taking the context's attributes as they are (what i915 did before) and
- * once through i915_gpuprio_execbuf_attr(), and times the two attribute
+ * once through i915_gpuprio_record_execbuf(), and times the two attribute
  * builders alone in a tight loop. One line per round goes to the kernel
  * log:
  *
@@ -59,7 +59,7 @@ perf_request(struct intel_context *ce, struct i915_gem_context *ctx,
 	lockdep_unpin_lock(&tl->mutex, rq->cookie);
 	__i915_request_commit(rq);
 	if (gpuprio)
-		i915_gpuprio_execbuf_attr(ctx, &attr);
+		i915_gpuprio_record_execbuf(ctx, &attr);
 	else
 		attr = ctx->sched;
 	__i915_request_queue(rq, &attr);
@@ -117,7 +117,7 @@ static u64 perf_attr(struct i915_gem_context *ctx, enum perf_attr what,
 			attr = ctx->sched;
 			break;
 		case PERF_ATTR_EXECBUF:
-			i915_gpuprio_execbuf_attr(ctx, &attr);
+			i915_gpuprio_record_execbuf(ctx, &attr);
 			break;
 		}
 		/* Keep every copy: the loop must not be optimised away */

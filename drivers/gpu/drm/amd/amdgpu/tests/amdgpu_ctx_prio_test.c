@@ -41,10 +41,10 @@ struct ctx_prio_test_task {
 	s32 expected;	/* the context priority it gives with CONFIG_GPUPRIO */
 };
 
-enum { TEST_TASK_HIGH, TEST_TASK_NORMAL, TEST_TASK_LOW, TEST_TASK_LEVELS };
+enum { TEST_TASK_HIGH, TEST_TASK_NORMAL, TEST_TASK_LOW, TEST_TASK_BANDS };
 
-/* How the test's task gets each of the three levels. */
-static const struct ctx_prio_test_task task_levels[TEST_TASK_LEVELS] = {
+/* How the test's task gets each of the three bands. */
+static const struct ctx_prio_test_task task_bands[TEST_TASK_BANDS] = {
 	[TEST_TASK_HIGH] = { GPUPRIO_BE_NICE(-5), 0, AMDGPU_CTX_PRIORITY_HIGH },
 	[TEST_TASK_NORMAL] = { GPUPRIO_DEFAULT, 0, AMDGPU_CTX_PRIORITY_NORMAL },
 	[TEST_TASK_LOW] = { GPUPRIO_DEFAULT, 5, AMDGPU_CTX_PRIORITY_LOW },
@@ -121,13 +121,13 @@ static void ctx_prio_test_explicit_wins(struct kunit *test)
 	unsigned int i, j;
 
 	for (i = 0; i < ARRAY_SIZE(valid_prios); i++) {
-		for (j = 0; j < ARRAY_SIZE(task_levels); j++) {
+		for (j = 0; j < ARRAY_SIZE(task_bands); j++) {
 			s32 init = valid_prios[i];
 			s32 expected = init;
 
 			if (init == AMDGPU_CTX_PRIORITY_NORMAL)
-				expected = ctx_prio_test_task_expected(&task_levels[j]);
-			ctx_prio_test_set_task(&task_levels[j]);
+				expected = ctx_prio_test_task_expected(&task_bands[j]);
+			ctx_prio_test_set_task(&task_bands[j]);
 			ctx_prio_test_init_ctx(ctx, NULL, init);
 			KUNIT_EXPECT_EQ_MSG(test,
 					    amdgpu_ctx_priority(ctx, current),
@@ -144,8 +144,8 @@ static void ctx_prio_test_override_wins(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(valid_prios); i++) {
 		for (j = 0; j < ARRAY_SIZE(valid_prios); j++) {
-			for (k = 0; k < ARRAY_SIZE(task_levels); k++) {
-				ctx_prio_test_set_task(&task_levels[k]);
+			for (k = 0; k < ARRAY_SIZE(task_bands); k++) {
+				ctx_prio_test_set_task(&task_bands[k]);
 				ctx_prio_test_init_ctx(ctx, NULL,
 						       valid_prios[j]);
 				ctx->override_priority = valid_prios[i];
@@ -375,12 +375,12 @@ static void ctx_prio_test_entity_init(struct kunit *test)
 	struct ctx_prio_test_dev *env = test->priv;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(task_levels); i++) {
-		s32 expected = ctx_prio_test_task_expected(&task_levels[i]);
+	for (i = 0; i < ARRAY_SIZE(task_bands); i++) {
+		s32 expected = ctx_prio_test_task_expected(&task_bands[i]);
 		struct drm_sched_entity *entity;
 		struct amdgpu_ctx *ctx;
 
-		ctx_prio_test_set_task(&task_levels[i]);
+		ctx_prio_test_set_task(&task_bands[i]);
 		ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 		entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
@@ -396,15 +396,15 @@ static void ctx_prio_test_entity_init(struct kunit *test)
 static void ctx_prio_test_entity_demotion(struct kunit *test)
 {
 	struct ctx_prio_test_dev *env = test->priv;
-	const struct ctx_prio_test_task *low = &task_levels[TEST_TASK_LOW];
+	const struct ctx_prio_test_task *low = &task_bands[TEST_TASK_LOW];
 	struct drm_sched_entity *entity;
 	struct amdgpu_ctx *ctx;
 
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_HIGH]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_HIGH]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				ctx_prio_test_task_expected(&task_levels[TEST_TASK_HIGH]),
+				ctx_prio_test_task_expected(&task_bands[TEST_TASK_HIGH]),
 				0);
 
 	ctx_prio_test_set_task(low);
@@ -422,14 +422,14 @@ static void ctx_prio_test_entity_init_own(struct kunit *test)
 	struct amdgpu_ctx *ctx;
 
 	/* A task at HIGH creates it */
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_HIGH]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_HIGH]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_LOW);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
 				AMDGPU_CTX_PRIORITY_LOW, 0);
 
 	/* A task at LOW creates it after an override to HIGH */
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_LOW]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_LOW]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	mutex_lock(&env->mgr.lock);
 	amdgpu_ctx_priority_override(ctx, AMDGPU_CTX_PRIORITY_HIGH);
@@ -460,11 +460,11 @@ static void ctx_prio_test_submission(struct kunit *test)
 	struct amdgpu_ctx *ctx;
 	unsigned int i;
 
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_NORMAL]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_NORMAL]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		const struct ctx_prio_test_task *t = &task_levels[order[i]];
+		const struct ctx_prio_test_task *t = &task_bands[order[i]];
 
 		ctx_prio_test_set_task(t);
 		amdgpu_ctx_follow_task(ctx, entity, current);
@@ -484,7 +484,7 @@ static void ctx_prio_test_submission_own(struct kunit *test)
 	struct drm_sched_entity *entity;
 	struct amdgpu_ctx *ctx;
 
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_HIGH]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_HIGH]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
 	mutex_lock(&env->mgr.lock);
@@ -499,7 +499,7 @@ static void ctx_prio_test_submission_own(struct kunit *test)
 	/* Created HIGH, submitted to by a task at LOW */
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_HIGH);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_LOW]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_LOW]);
 	amdgpu_ctx_follow_task(ctx, entity, current);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
 				AMDGPU_CTX_PRIORITY_HIGH, 2);
@@ -547,7 +547,7 @@ static void ctx_prio_test_submission_race(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_GPUPRIO))
 		kunit_skip(test, "no task to follow without CONFIG_GPUPRIO");
 
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_LOW]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_LOW]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
 
@@ -609,7 +609,7 @@ static void ctx_prio_test_submission_race_bounded(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_GPUPRIO))
 		kunit_skip(test, "no task to follow without CONFIG_GPUPRIO");
 
-	ctx_prio_test_set_task(&task_levels[TEST_TASK_NORMAL]);
+	ctx_prio_test_set_task(&task_bands[TEST_TASK_NORMAL]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
 	for (i = 0; i < ARRAY_SIZE(starts); i++) {
