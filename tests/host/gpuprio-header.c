@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What an application does with <gpuprio.h>, for tests/host/gpuprio-header.sh
- * to compile as C and as C++ under every standard: brace-initialise an int
- * from every value macro, with constants and with variables (a narrowing
- * error in C++, a -Wconversion warning in C, if a macro's type is not int),
- * and call every wrapper. Never run on a kernel with the feature.
+ * What an application does with <gpuprio.h>, for
+ * tests/host/suites/12-gpuprio-header to compile as C and as C++ under
+ * every standard: brace-initialise an int from every value macro, with
+ * constants and with variables (a narrowing error in C++, a -Wconversion
+ * warning in C, if a macro's type is not int), and call every wrapper.
+ * Never run on a kernel with the feature.
  */
 #include <gpuprio.h>
 

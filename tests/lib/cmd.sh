@@ -1,9 +1,10 @@
 # shellcheck shell=sh
 # A command under test and what it printed, for the suites that check a
-# tool's output and messages (tests/host/gpunice.sh, tests/guest/gpunice.sh),
-# sourced after tap.sh. The caller sets $tmp, a folder of its own: run
-# keeps the command's stdout in $tmp/out, its stderr in $tmp/err and its
-# exit status in $rc, and a failed check shows both files.
+# tool's output and messages (tests/host/suites/20-gpunice,
+# tests/guest/gpunice.sh), sourced after tap.sh. The caller sets $tmp, a
+# folder of its own: run keeps the command's stdout in $tmp/out, its
+# stderr in $tmp/err and its exit status in $rc, and a failed check shows
+# both files.
 # shellcheck disable=SC2154 # $tmp is the caller's
 tap_show_on_failure "$tmp/out" "$tmp/err"
 

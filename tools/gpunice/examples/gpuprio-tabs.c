@@ -27,7 +27,7 @@
  *
  * Build: cc -pthread -o gpuprio-tabs gpuprio-tabs.c
  * The part between the EXAMPLES markers is the example of gpuprio(3): keep
- * the two the same (tests/host/gpunice.sh compares them).
+ * the two the same (tests/host/suites/20-gpunice compares them).
  */
 #define _GNU_SOURCE
 #include <errno.h>

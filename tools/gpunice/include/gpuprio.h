@@ -36,9 +36,9 @@
  * the build machine's kernel headers have it. They need not: an
  * application built against older headers gets the copies below, each
  * defined only where the kernel's header has not, token for token as that
- * header has it (tests/host/gpuprio-header.sh compares them), so that the
- * two headers may be included in either order. Every value macro yields
- * an int for int arguments, the type the wrappers take.
+ * header has it (tests/host/suites/12-gpuprio-header compares them), so that
+ * the two headers may be included in either order. Every value macro yields an
+ * int for int arguments, the type the wrappers take.
  */
 #if defined(__has_include)
 # if __has_include(<linux/gpuprio.h>)
