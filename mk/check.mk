@@ -1,0 +1,109 @@
+# make check, make check-extra and the suites they run; each suite writes
+# TAP into $(CHECK_DIR) for tests/summarize.py.
+
+## Tests:
+##   make check         build everything, run all tests (host and guest)
+##   make check-extra   arm64 wiring, make deb/rpm/pacman, stock without
+##                      CONFIG_GPUPRIO, an upstream (kernel.org) 6.12 tarball
+##   CHECK_DIR=dir      where make check writes its TAP ($OUT/check)
+##   CHECK_SUITES="..." what make check runs (default: check-guest check-host
+##                      check-amdgpu check-patches check-7.3)
+CHECK_DIR ?= $(LOUT)/check
+ifeq ($(LINE),6.12)
+CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches check-7.3
+else
+# make check LINE=7.3: the 7.3 line's guest and series (not in make check).
+CHECK_SUITES ?= check-guest check-patches
+endif
+# What make check-extra runs: a kernel tree each, too long for CI next to
+# make check on 2 cores (see README, Time and disk).
+EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
+	check-ktar
+# A suite that dies before writing its TAP still counts as a failure.
+placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
+
+.PHONY: check check-extra check-host check-amdgpu check-7.3 kunit-7.3 \
+	check-arm64 check-nogpuprio check-ktar
+check: deps
+	@rm -rf $(CHECK_DIR) && mkdir -p $(CHECK_DIR)
+	@$(MAKE) -k --no-print-directory $(CHECK_SUITES) || true
+	@tests/summarize.py $(CHECK_DIR)
+
+# The same summary for the extra suites, in $(OUT)/check-extra; they need
+# the test kernel and initramfs, which they build like make check.
+check-extra: deps
+	@$(only_612)
+	@rm -rf $(OUT)/check-extra && mkdir -p $(OUT)/check-extra
+	@$(MAKE) -k --no-print-directory $(EXTRA_SUITES) \
+		CHECK_DIR=$(OUT)/check-extra || true
+	@tests/summarize.py --host-only $(OUT)/check-extra
+
+## Suites of make check, to run one alone:
+##   make check-host    the host suites (tests/host/suites, tests/run-host.sh)
+# The <gpuprio.h> matrix (tests/host/suites/12-gpuprio-header) compiles
+# with g++, clang and musl-gcc too.
+check-host: $(KSTAMP)
+	@$(only_612)
+	@scripts/install-deps.sh g++ clang musl-tools
+	@$(MAKE) -s --no-print-directory -C tools/gpunice O=$(GPUNICE_OUT) \
+		CFLAGS="-O2 -Werror"
+	@tests/run-host.sh $(CHECK_DIR) $(PRISTINE) $(GPUNICE_OUT)
+	@$(call placeholder,host-mutants)
+	@tests/mutants/mutants.py check --tap $(KDIR) \
+		> $(CHECK_DIR)/host-mutants.tap || true
+
+##   make check-amdgpu  amdgpu built in its own tree, its KUnit booted
+# amdgpu in a tree of its own ($(OUT)/amdgpu, amdgpu built in): the objects
+# the series touches compile warning-free, then the whole kernel boots in
+# the guest to run amdgpu's KUnit suites (tests/amdgpu-kunit.sh).
+check-amdgpu: $(INITRD) | deps
+	@$(only_612)
+	@$(call placeholder,host-amdgpu)
+	@$(call placeholder,host-amdgpu-kunit)
+	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
+		> $(CHECK_DIR)/host-amdgpu.tap
+	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(OUT)/amdgpu $(INITRD) \
+		$(CHECK_DIR)/amdgpu-kunit > $(CHECK_DIR)/host-amdgpu-kunit.tap
+
+##   make kunit-7.3     Linux 7.3 drm_sched KUnit with patches/7.3, under
+##                      the RR, FIFO and FAIR run-queue policies (QEMU)
+##   make check-7.3     the same as TAP for make check
+# Linux 7.3 (Debian's linux-source-7.3): patches/7.3/series committed on the
+# pristine source as make tree does, then upstream's drm_sched KUnit suites
+# and the series' own in QEMU, once per gpu_sched.sched_policy
+# (scripts/kunit-7.3.sh).
+kunit-7.3: | deps
+	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT)
+check-7.3: | deps
+	@$(call placeholder,host-kunit-7.3)
+	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT) \
+		> $(CHECK_DIR)/host-kunit-7.3.tap 2>&1 || true
+
+## Suites of make check-extra, one by one:
+##   make check-arm64   arm64 compile check of the syscall wiring
+check-arm64: | deps
+	@$(only_612)
+	@$(call placeholder,host-arm64)
+	@tests/check-arm64.sh $(KTAR) $(PRISTINE) $(OUT)/arm64 \
+		> $(CHECK_DIR)/host-arm64.tap
+
+##   make check-nogpuprio  off means stock: KUnit on a kernel without it
+# tests/check-nogpuprio.sh: the test kernel without CONFIG_GPUPRIO
+# (configs/no-gpuprio.config), built in its own $(OUT)/nogpuprio and booted
+# with the usual initramfs to run only KUnit, whose driver suites then
+# assert that nothing follows the CPU nice.
+NOGPUPRIO := $(OUT)/nogpuprio
+check-nogpuprio: $(INITRD)
+	@$(only_612)
+	@$(call placeholder,host-nogpuprio)
+	@$(MAKE) --no-print-directory kernel OUT=$(NOGPUPRIO) \
+		KCONFIG_EXTRA=configs/no-gpuprio.config
+	@tests/check-nogpuprio.sh $(NOGPUPRIO)/linux $(INITRD) \
+		$(CHECK_DIR)/nogpuprio > $(CHECK_DIR)/host-nogpuprio.tap
+
+##   make check-ktar    the series on an upstream (kernel.org) 6.12 tarball
+# tests/check-ktar.sh fetches one (KTAR_UPSTREAM names another): the series
+# applies, the kernel builds, make patches passes, the core suites pass.
+check-ktar: $(INITRD)
+	@$(call placeholder,host-ktar)
+	@tests/check-ktar.sh $(OUT)/ktar $(INITRD) > $(CHECK_DIR)/host-ktar.tap

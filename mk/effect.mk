@@ -1,0 +1,25 @@
+##   make effect        what GPU priority does to a frame rate (simgpu)
+##   EFFECT_RUNS=3 EFFECT_SECONDS=5 EFFECT_ALLOW_MISSED=1
+# On simgpu, the simulated GPU behind a real drm_gpu_scheduler
+# (tests/simgpu, mk/simgpu.mk), and the GPU time shares of busy clients:
+# the test kernel boots with gpunice.effect (tests/guest/effect.sh runs
+# tests/simgpu/gpuload in every scenario), then again with
+# gpu_sched.sched_policy=0 for the round-robin rows; tests/effect/report.py
+# prints the tables and, when every run was valid and every target met,
+# writes them with the plot into docs/EFFECT.md. A void run or a missed
+# target fails. Not in make check. EFFECT_RUNS: runs per scenario
+# (medians), EFFECT_SECONDS: seconds per run, EFFECT_ALLOW_MISSED=1: a
+# missed target is only reported (for exploration; docs/EFFECT.md is still
+# left alone).
+EFFECT_RUNS ?= 3
+EFFECT_SECONDS ?= 5
+EFFECT_ALLOW_MISSED ?=
+.PHONY: effect
+effect: deps
+	@$(only_612)
+	@$(MAKE) --no-print-directory kernel initramfs
+	@rm -rf $(OUT)/effect && mkdir -p $(OUT)/effect
+	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
+		$(EFFECT_RUNS) $(EFFECT_SECONDS)
+	@tests/effect/report.py $(OUT)/effect --doc docs/EFFECT.md \
+		$(if $(filter 1,$(EFFECT_ALLOW_MISSED)),--allow-missed)

@@ -1,0 +1,111 @@
+# The QEMU guest: static test programs built against the test kernel's
+# headers, the initramfs that carries them with tests/guest, and the boots.
+# A guest program is one rule here that adds to GUEST_PROGS (tests/README.md).
+
+# The kselftest of the series.
+SELFTEST_DIR := tools/testing/selftests/gpuprio
+GUEST_PROGS += $(TESTBIN)/gpuprio_test
+$(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c $(KSTAMP)
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_SELFTEST) -isystem $(HDRS)/include \
+		-iquote $(KDIR)/$(SELFTEST_DIR) -o $@ $<
+
+# The fuzzer and the stress test of the guest (suites 30 and 40).
+GUEST_PROGS += $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress
+$(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress: $(TESTBIN)/%: \
+		tests/guest/%.c tests/lib/gpu_nice_text.h tests/lib/tap.h $(KSTAMP)
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+
+# The test kernel's gpuprio syscall numbers, from its generated uapi
+# headers (the tests' one copy, tests/gpuprio-nr.sh), and the seccomp guard
+# that kills a process issuing them, built with the same headers (suite
+# 20-gpunice).
+GUEST_PROGS += $(TESTBIN)/gpuprio-nr $(TESTBIN)/nosys-guard
+$(TESTBIN)/gpuprio-nr: tests/gpuprio-nr.sh $(KSTAMP)
+	@mkdir -p $(TESTBIN)
+	@tests/gpuprio-nr.sh $(HDRS)/include >$@.tmp && mv $@.tmp $@
+$(TESTBIN)/nosys-guard: tests/host/nosys-guard.c $(KSTAMP)
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+
+# gpunice and its examples, static, under the names the guest tests use.
+# tools/gpunice's own make decides what to rebuild; a copy is replaced only
+# when it differs, so that an unchanged one keeps its time.
+GPUNICE_OUT := $(OUT)/gpunice
+# On the 7.3 line the guest's copies take the calls' numbers from that
+# kernel's headers: the fallback numbers of <gpuprio.h> are 6.12's.
+ifeq ($(LINE),6.12)
+GUEST_GPUNICE_OUT := $(GPUNICE_OUT)
+GUEST_GPUNICE_CFLAGS :=
+else
+GUEST_GPUNICE_OUT := $(LOUT)/gpunice
+GUEST_GPUNICE_CFLAGS := -isystem $(HDRS)/include
+$(TESTBIN)/gpunice: $(KSTAMP)
+endif
+$(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
+	@mkdir -p $(TESTBIN)
+	@$(MAKE) -s --no-print-directory -C tools/gpunice static \
+		O=$(GUEST_GPUNICE_OUT) CFLAGS="-O2 -Werror $(GUEST_GPUNICE_CFLAGS)"
+	@for p in gpunice gpuprio-tabs gpuprio-threads; do \
+		cmp -s $(GUEST_GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p || \
+		cp $(GUEST_GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p; done
+GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
+	$(TESTBIN)/gpuprio-threads
+
+# The benchmark (make bench) also runs in the make check guest (suite 60,
+# a quick smoke run).
+GUEST_PROGS += $(TESTBIN)/gpuprio_bench
+$(TESTBIN)/gpuprio_bench: tests/bench/gpuprio_bench.c tests/lib/tap.h $(KSTAMP)
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+
+# make hw-report's script (suite 80-hw-report).
+GUEST_PROGS += $(TESTBIN)/hw-report
+$(TESTBIN)/hw-report: scripts/hw-report.sh
+	@mkdir -p $(TESTBIN)
+	@cp $< $@
+
+##   make guest-bin     the guest's test programs, in $OUT/guest-bin
+##   make initramfs     the guest's initramfs: those, tests/guest, man pages
+.PHONY: guest-bin initramfs
+guest-bin: $(GUEST_PROGS)
+initramfs: $(INITRD)
+
+# Everything scripts/mkinitramfs.sh copies in: the guest's scripts and
+# suites, the shell test library, the rendered man pages, and (from the
+# kernel tree, through the stamp) the i915 mock subtests.
+GUEST_FILES := $(shell find tests/guest tests/lib man -type f 2>/dev/null) \
+	tests/i915-mock-params.sh scripts/mkinitramfs.sh
+$(INITRD): $(GUEST_PROGS) $(GUEST_FILES) $(KSTAMP)
+	@scripts/mkinitramfs.sh $@ $(TESTBIN) tests/guest $(KDIR)
+
+## Run:
+##   make check-guest   boot the test kernel and run the guest suites
+##   SUITES="20-gpunice kunit"  only those guest suites (make check-guest)
+.PHONY: check-guest vm demo
+SUITES ?=
+comma := ,
+SUITES_APPEND := $(if $(strip $(SUITES)),gpunice.suites=$(subst $(eval) ,$(comma),$(strip $(SUITES))))
+check-guest: $(KSTAMP) $(INITRD)
+	@GUEST_APPEND="$(if $(filter 6.12,$(LINE)),$$(tests/i915-mock-params.sh \
+		$(KDIR))) $(GUEST_APPEND) $(SUITES_APPEND)" \
+		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(LOUT)/check
+
+##   make vm            boot the test kernel with a shell on the console
+##   GUEST_APPEND=      kernel command line added, e.g. gpunice.suites=20-gpunice
+##                      kunit.filter_glob=gpuprio*
+##   GUEST_TIMEOUT=900 GUEST_SMP=2   seconds before a guest is killed; QEMU -smp
+vm: $(KSTAMP) $(INITRD)
+	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm
+
+##   make demo          build, boot and run the GPU nice walk-through
+demo: deps
+	@$(only_612)
+	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
+		"$(MAKE) --no-print-directory initramfs" \
+		"tests/demo.sh $(BZIMAGE) $(INITRD) $(OUT)/demo"

@@ -1,0 +1,25 @@
+##   make mutants       each hook disabled in turn: do the tests notice?
+##   MUTANTS="id ..."   only those; MUTANTS_DRY=1: check the snippets only
+##   make mutants-check every mutant snippet still applies
+# Tests that can fail (tests/mutants/README): for each hook of the series, a
+# kernel with that hook reduced to stock behaviour, built incrementally in a
+# copy of the test tree ($(OUT)/mutants/linux) and booted with only the
+# suites that should notice; one line per mutant, killed or survived, and
+# "mutants: K killed, S survived, H hardware-only". make mutants-check and
+# make check's host-mutants check that every snippet applies once and
+# reverts. The amdgpu tree is synced and configured as check-amdgpu does.
+# Not in make check: its time is in the README (Time and disk).
+.PHONY: mutants mutants-check
+ifneq ($(MUTANTS_DRY),)
+mutants: mutants-check
+else
+mutants: $(KSTAMP) $(INITRD)
+	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(OUT)/amdgpu \
+		> $(OUT)/amdgpu-compile.tap || \
+		{ cat $(OUT)/amdgpu-compile.tap; exit 1; }
+	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
+		--bin $(TESTBIN) --jobs $(JOBS) --amdgpu $(OUT)/amdgpu \
+		--initrd $(INITRD) $(MUTANTS)
+endif
+mutants-check: $(KDIR)/.gpunice-files
+	@tests/mutants/mutants.py check $(KDIR) $(MUTANTS)

@@ -1,0 +1,36 @@
+# The upstream series of the line (patches/<line>/) and its git branch
+# (HACKING.md, "Changing the series").
+
+## The series:
+##   make patches       the upstream series with cover letter in $OUT/patches
+##                      (git am onto the pristine tree, equal to the tested
+##                      tree, checkpatch --strict, kernel-doc)
+##   make tree          the series as git branch "series" in $OUT/tree, to edit
+##   make refresh       write $OUT/tree back into patches/ and the new files
+.PHONY: patches check-patches tree refresh
+# It needs the synced tree, not a built kernel.
+patches: $(KDIR)/.gpunice-files
+	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(LOUT)/patch-work \
+		$(LOUT)/patches > $(LOUT)/patches.tap; \
+	rc=$$?; grep -v '^ok' $(LOUT)/patches.tap; \
+	echo "  PATCHES $(LOUT)/patches ($$(grep -c '^ok' $(LOUT)/patches.tap) checks passed)"; \
+	exit $$rc
+
+##   make check-patches make patches as TAP for make check, and the round
+##                      trip of make tree and make refresh
+check-patches: $(KSTAMP)
+	@$(call placeholder,host-patches)
+	@scripts/make-patches.sh $(PRISTINE) $(KDIR) $(LOUT)/patch-work \
+		$(LOUT)/patches > $(CHECK_DIR)/host-patches.tap \
+		2> $(CHECK_DIR)/host-patches.err || true
+	@sed 's/^/# /' $(CHECK_DIR)/host-patches.err >> $(CHECK_DIR)/host-patches.tap
+ifeq ($(LINE),6.12)
+	@$(call placeholder,host-series-roundtrip)
+	@tests/host/series-roundtrip.sh $(PRISTINE) $(OUT)/patch-work/upstream \
+		> $(CHECK_DIR)/host-series-roundtrip.tap 2>&1 || true
+endif
+
+tree: $(KDIR)/.gpunice-files
+	@scripts/series-tree.sh $(PRISTINE) $(LOUT)/patch-work/upstream $(LOUT)/tree
+refresh:
+	@scripts/series-refresh.sh $(LOUT)/tree $(CURDIR)
