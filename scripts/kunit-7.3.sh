@@ -33,7 +33,7 @@ policies="0 1 2"
 # Every suite that must have run, under each policy.
 suites="drm_sched_basic_tests drm_sched_basic_priority_tests
 	drm_sched_basic_set_priority_tests drm_sched_basic_modify_sched_tests
-	drm_sched_nice_tests"
+	drm_sched_nice_tests drm_sched_gpuprio_tests"
 
 if [ ! -r "$ktar" ]; then
 	echo "kunit-7.3: no $ktar: run 'sudo make deps' (or name a 7.3" \

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The GPU priority of a task (include/linux/gpuprio.h), for drivers built on
+ * the DRM GPU scheduler.
+ *
+ * Under the FIFO and round robin policies drm_sched serves its run queues
+ * strictly in order, one per priority, and keeps KERNEL for the drivers' own
+ * work; under the FAIR policy it has a single run queue and the priority is
+ * the entity's weight. A task's effective GPU priority is put in one of the
+ * three priorities below KERNEL by gpuprio_level(), the mapping every driver
+ * shares (the table is in Documentation/userspace-api/gpuprio.rst): its low,
+ * normal and high levels are LOW, NORMAL and HIGH here.
+ *
+ * Drivers opt in: they read drm_sched_task_priority() when a context or
+ * queue is created and again at each submission, and leave alone those
+ * whose priority the application chose. There is no notifier: a change
+ * applies to the task's next submission.
+ *
+ * drm_sched_entity_refresh_priority() works around two limits of
+ * drm_sched_entity_set_priority(): it does not clamp to the scheduler's
+ * number of run queues, and under FIFO and round robin the new run queue is
+ * only taken when the entity picks a scheduler again in drm_sched_job_arm(),
+ * on an idle entity, which an entity with a single scheduler never does. A
+ * busy entity, one that always has jobs queued as a GPU hog does, would
+ * never be idle at that point either, so an entity with a single scheduler
+ * is moved to its new run queue at once, jobs queued or not: its jobs stay
+ * in order in its own job queue, and only which run queue the scheduler
+ * finds them on changes. Under FAIR nothing moves: the scheduler reads the
+ * weight from entity->priority and entity->nice each time it accounts the
+ * entity's GPU time, and drm_sched_entity_refresh_task() gives the entity
+ * the task's GPU nice (drm_sched_entity_set_nice()) instead of a band.
+ */
+
+#include <kunit/visibility.h>
+#include <linux/export.h>
+#include <linux/gpuprio.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/sched.h>
+
+#include <drm/gpu_scheduler.h>
+
+#include "sched_internal.h"
+
+/**
+ * drm_sched_gpuprio_to_priority - drm_sched priority of a GPU priority
+ * @gpuprio: an effective GPU priority, as returned by task_gpuprio(); never
+ *	     GPUPRIO_CLASS_NONE
+ *
+ * Return: HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
+ */
+VISIBLE_IF_KUNIT enum drm_sched_priority
+drm_sched_gpuprio_to_priority(u16 gpuprio)
+{
+	switch (gpuprio_level(gpuprio)) {
+	case GPUPRIO_LEVEL_HIGH:
+		return DRM_SCHED_PRIORITY_HIGH;
+	case GPUPRIO_LEVEL_LOW:
+		return DRM_SCHED_PRIORITY_LOW;
+	default:
+		return DRM_SCHED_PRIORITY_NORMAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(drm_sched_gpuprio_to_priority);
+
+/**
+ * drm_sched_task_priority - drm_sched priority that follows a task
+ * @p: the task creating a context or submitting to it, usually current
+ *
+ * Lock-free, so it can be called from any submission path.
+ *
+ * Return: the drm_sched priority of @p's effective GPU priority, HIGH,
+ * NORMAL or LOW.
+ */
+enum drm_sched_priority drm_sched_task_priority(const struct task_struct *p)
+{
+	return drm_sched_gpuprio_to_priority(task_gpuprio(p));
+}
+EXPORT_SYMBOL(drm_sched_task_priority);
+
+/**
+ * drm_sched_gpuprio_to_nice - drm_sched GPU nice of a GPU priority
+ * @gpuprio: an effective GPU priority, as returned by task_gpuprio(); never
+ *	     GPUPRIO_CLASS_NONE
+ *
+ * Return: the nice of a best-effort value, DRM_SCHED_NICE_MIN for realtime
+ * and DRM_SCHED_NICE_IDLE for idle, as drm_sched_entity_set_nice() takes
+ * it. A negative nice that gpuprio_level() keeps out of the high level is
+ * 0: only a value allowed above normal weighs more than normal.
+ */
+VISIBLE_IF_KUNIT int drm_sched_gpuprio_to_nice(u16 gpuprio)
+{
+	int nice;
+
+	switch (GPUPRIO_PRIO_CLASS(gpuprio)) {
+	case GPUPRIO_CLASS_RT:
+		return DRM_SCHED_NICE_MIN;
+	case GPUPRIO_CLASS_BE:
+		nice = GPUPRIO_TO_NICE(gpuprio_value(gpuprio));
+		if (nice < 0 && gpuprio_level(gpuprio) != GPUPRIO_LEVEL_HIGH)
+			return 0;
+		return clamp(nice, DRM_SCHED_NICE_MIN, DRM_SCHED_NICE_MAX);
+	case GPUPRIO_CLASS_IDLE:
+		return DRM_SCHED_NICE_IDLE;
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(drm_sched_gpuprio_to_nice);
+
+/*
+ * Move a single-scheduler entity to @rq with its place in the scheduler:
+ * if it is in its run queue's tree (it has jobs queued), it joins @rq's
+ * with the key it had (under FIFO the submission time of its oldest
+ * waiting job; under round robin drm_sched_rq_add_entity() uses its own
+ * turn). An entity without queued jobs only changes run queue: its next
+ * drm_sched_entity_push_job() adds it to @rq. The scheduler may be picking
+ * this entity right now: it holds no lock of the entity between choosing it
+ * and popping its job, and finds its next job on whatever run queue the
+ * entity is on by then, as after drm_sched_entity_select_rq().
+ *
+ * drm_sched_rq_add_entity() and drm_sched_rq_remove_entity() take the run
+ * queue's lock under the entity's, as drm_sched_entity_push_job() does.
+ *
+ * Return: true if the entity is in @rq's tree: then the caller must wake
+ * the scheduler (see drm_sched_entity_refresh_priority()).
+ */
+static bool drm_sched_entity_move_locked(struct drm_sched_entity *entity,
+					 struct drm_sched_rq *rq)
+{
+	bool queued = !RB_EMPTY_NODE(&entity->rb_tree_node);
+	ktime_t oldest = entity->oldest_job_waiting;
+
+	lockdep_assert_held(&entity->lock);
+
+	drm_sched_rq_remove_entity(entity->rq, entity);
+	entity->rq = rq;
+	if (!queued || !drm_sched_rq_add_entity(entity, oldest))
+		return false;
+	return true;
+}
+
+/**
+ * drm_sched_entity_refresh_priority - give an entity a new priority
+ * @entity: scheduler entity
+ * @priority: the new priority, clamped to the run queues of the entity's
+ *	      scheduler
+ *
+ * Under the FIFO and round robin policies an entity with a single
+ * scheduler is moved to the run queue of its new priority here, even with
+ * jobs queued: the scheduler takes its next job from there. Its jobs keep
+ * their order, they are in its own job queue. An entity that can move
+ * between several schedulers takes its new run queue when
+ * drm_sched_job_arm() next picks a scheduler for it, once it has no job
+ * queued, as with drm_sched_entity_set_priority(). Under the FAIR policy
+ * the entity stays on the single run queue and its new priority is the
+ * weight of the GPU time it uses from now on.
+ *
+ * Call it where drm_sched_job_arm() is called, under the same lock, before
+ * arming: that lock keeps drm_sched_entity_push_job() of this entity from
+ * adding it to a run queue meanwhile.
+ *
+ * A moved entity with jobs queued wakes the scheduler. Its worker looks at
+ * the run queues one at a time, each under its own lock, and may look at
+ * the new one before the entity is added there and at the old one after it
+ * was removed: it then finds nothing and sleeps, and the pushes that follow
+ * do not wake it, since the entity already has jobs queued.
+ *
+ * Return: true if the entity's priority changed.
+ */
+bool drm_sched_entity_refresh_priority(struct drm_sched_entity *entity,
+				       enum drm_sched_priority priority)
+{
+	struct drm_gpu_scheduler *sched;
+	struct drm_sched_rq *rq;
+	bool changed, queued = false;
+
+	spin_lock(&entity->lock);
+	if (!entity->rq || entity->stopped) {
+		spin_unlock(&entity->lock);
+		return false;
+	}
+	sched = entity->rq->sched;
+	priority = drm_sched_priority_clamp(sched, priority);
+	changed = entity->priority != priority;
+	entity->priority = priority;
+
+	if (drm_sched_policy != DRM_SCHED_POLICY_FAIR) {
+		entity->rq_priority = priority;
+		rq = sched->sched_rq[priority];
+		if (!entity->sched_list && entity->rq != rq)
+			queued = drm_sched_entity_move_locked(entity, rq);
+	}
+	spin_unlock(&entity->lock);
+	if (queued)
+		drm_sched_wakeup(sched);
+	return changed;
+}
+EXPORT_SYMBOL(drm_sched_entity_refresh_priority);
+
+/**
+ * drm_sched_entity_refresh_gpuprio - give an entity a GPU priority
+ * @entity: scheduler entity
+ * @gpuprio: an effective GPU priority, as returned by task_gpuprio()
+ *
+ * Under FIFO and round robin, drm_sched_entity_refresh_priority() to the
+ * band drm_sched_gpuprio_to_priority() gives. Under FAIR the nice grades the
+ * weight instead of the band: the entity's GPU nice becomes
+ * drm_sched_gpuprio_to_nice() (drm_sched_entity_set_nice()) and its
+ * priority HIGH for a value of the high level, NORMAL for any other, so
+ * that a positive nice or idle weighs 1.25^nice against nice 0 rather than
+ * dropping to LOW.
+ *
+ * Return: true if the entity's priority or nice changed.
+ */
+VISIBLE_IF_KUNIT bool
+drm_sched_entity_refresh_gpuprio(struct drm_sched_entity *entity, u16 gpuprio)
+{
+	enum drm_sched_priority priority;
+	int nice, old;
+
+	if (drm_sched_policy != DRM_SCHED_POLICY_FAIR)
+		return drm_sched_entity_refresh_priority(entity,
+				drm_sched_gpuprio_to_priority(gpuprio));
+
+	priority = gpuprio_level(gpuprio) == GPUPRIO_LEVEL_HIGH ?
+		   DRM_SCHED_PRIORITY_HIGH : DRM_SCHED_PRIORITY_NORMAL;
+	nice = drm_sched_gpuprio_to_nice(gpuprio);
+	spin_lock(&entity->lock);
+	old = entity->nice;
+	spin_unlock(&entity->lock);
+	if (drm_sched_entity_set_nice(entity, nice))
+		return false;
+	return drm_sched_entity_refresh_priority(entity, priority) ||
+	       old != nice;
+}
+EXPORT_SYMBOL_IF_KUNIT(drm_sched_entity_refresh_gpuprio);
+
+/**
+ * drm_sched_entity_refresh_task - give an entity the GPU priority of a task
+ * @entity: scheduler entity
+ * @p: the task submitting to @entity, usually current
+ *
+ * What a driver calls at each submission of a context that follows its
+ * task, with the locking of drm_sched_entity_refresh_priority(): under FIFO
+ * and round robin the entity is moved to the run queue of
+ * drm_sched_task_priority(); under FAIR the task's GPU nice becomes the
+ * entity's weight (drm_sched_entity_set_nice()) and nothing moves.
+ *
+ * Return: true if the entity's priority or nice changed.
+ */
+bool drm_sched_entity_refresh_task(struct drm_sched_entity *entity,
+				   const struct task_struct *p)
+{
+	return drm_sched_entity_refresh_gpuprio(entity, task_gpuprio(p));
+}
+EXPORT_SYMBOL(drm_sched_entity_refresh_task);
