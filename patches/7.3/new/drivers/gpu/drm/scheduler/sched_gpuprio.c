@@ -7,9 +7,9 @@
  * strictly in order, one per priority, and keeps KERNEL for the drivers' own
  * work; under the FAIR policy it has a single run queue and the priority is
  * the entity's weight. A task's effective GPU priority is put in one of the
- * three priorities below KERNEL by gpuprio_level(), the mapping every driver
+ * three priorities below KERNEL by gpuprio_band(), the mapping every driver
  * shares (the table is in Documentation/userspace-api/gpuprio.rst): its low,
- * normal and high levels are LOW, NORMAL and HIGH here.
+ * normal and high bands are LOW, NORMAL and HIGH here.
  *
  * Drivers opt in: they read drm_sched_task_priority() when a context or
  * queue is created and again at each submission, and leave alone those
@@ -49,15 +49,15 @@
  * @gpuprio: an effective GPU priority, as returned by task_gpuprio(); never
  *	     GPUPRIO_CLASS_NONE
  *
- * Return: HIGH, NORMAL or LOW as gpuprio_level() says, never KERNEL.
+ * Return: HIGH, NORMAL or LOW as gpuprio_band() says, never KERNEL.
  */
 VISIBLE_IF_KUNIT enum drm_sched_priority
 drm_sched_gpuprio_to_priority(u16 gpuprio)
 {
-	switch (gpuprio_level(gpuprio)) {
-	case GPUPRIO_LEVEL_HIGH:
+	switch (gpuprio_band(gpuprio)) {
+	case GPUPRIO_BAND_HIGH:
 		return DRM_SCHED_PRIORITY_HIGH;
-	case GPUPRIO_LEVEL_LOW:
+	case GPUPRIO_BAND_LOW:
 		return DRM_SCHED_PRIORITY_LOW;
 	default:
 		return DRM_SCHED_PRIORITY_NORMAL;
@@ -87,7 +87,7 @@ EXPORT_SYMBOL(drm_sched_task_priority);
  *
  * Return: the nice of a best-effort value, DRM_SCHED_NICE_MIN for realtime
  * and DRM_SCHED_NICE_IDLE for idle, as drm_sched_entity_set_nice() takes
- * it. A negative nice that gpuprio_level() keeps out of the high level is
+ * it. A negative nice that gpuprio_band() keeps out of the high band is
  * 0: only a value allowed above normal weighs more than normal.
  */
 VISIBLE_IF_KUNIT int drm_sched_gpuprio_to_nice(u16 gpuprio)
@@ -99,7 +99,7 @@ VISIBLE_IF_KUNIT int drm_sched_gpuprio_to_nice(u16 gpuprio)
 		return DRM_SCHED_NICE_MIN;
 	case GPUPRIO_CLASS_BE:
 		nice = GPUPRIO_TO_NICE(gpuprio_value(gpuprio));
-		if (nice < 0 && gpuprio_level(gpuprio) != GPUPRIO_LEVEL_HIGH)
+		if (nice < 0 && gpuprio_band(gpuprio) != GPUPRIO_BAND_HIGH)
 			return 0;
 		return clamp(nice, DRM_SCHED_NICE_MIN, DRM_SCHED_NICE_MAX);
 	case GPUPRIO_CLASS_IDLE:
@@ -209,7 +209,7 @@ EXPORT_SYMBOL(drm_sched_entity_refresh_priority);
  * band drm_sched_gpuprio_to_priority() gives. Under FAIR the nice grades the
  * weight instead of the band: the entity's GPU nice becomes
  * drm_sched_gpuprio_to_nice() (drm_sched_entity_set_nice()) and its
- * priority HIGH for a value of the high level, NORMAL for any other, so
+ * priority HIGH for a value of the high band, NORMAL for any other, so
  * that a positive nice or idle weighs 1.25^nice against nice 0 rather than
  * dropping to LOW.
  *
@@ -225,7 +225,7 @@ drm_sched_entity_refresh_gpuprio(struct drm_sched_entity *entity, u16 gpuprio)
 		return drm_sched_entity_refresh_priority(entity,
 				drm_sched_gpuprio_to_priority(gpuprio));
 
-	priority = gpuprio_level(gpuprio) == GPUPRIO_LEVEL_HIGH ?
+	priority = gpuprio_band(gpuprio) == GPUPRIO_BAND_HIGH ?
 		   DRM_SCHED_PRIORITY_HIGH : DRM_SCHED_PRIORITY_NORMAL;
 	nice = drm_sched_gpuprio_to_nice(gpuprio);
 	spin_lock(&entity->lock);
