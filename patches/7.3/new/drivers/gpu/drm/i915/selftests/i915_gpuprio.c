@@ -137,7 +137,7 @@ static int igt_gpuprio_mapping(void *arg)
 	if (i915_gpuprio_to_priority(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE,
 							0)) !=
 	    I915_GPUPRIO_LOW) {
-		pr_err("idle is not the low level\n");
+		pr_err("idle is not the low band\n");
 		return -EINVAL;
 	}
 
@@ -426,7 +426,7 @@ static int igt_gpuprio_submit(void *arg)
 		if (!gpuprio_set_task_value(c->gpuprio, c->nice))
 			continue;
 
-		i915_gpuprio_execbuf_attr(ctx[1], &attr);
+		i915_gpuprio_record_execbuf(ctx[1], &attr);
 		if (attr.priority != c->priority ||
 		    ctx[1]->gpuprio != c->priority) {
 			pr_err("%s: execbuf attr %d, context %d, expected %d\n",
@@ -733,7 +733,7 @@ static int igt_gpuprio_explicit(void *arg)
 	}
 
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, -15);
-	i915_gpuprio_execbuf_attr(ctx, &attr);
+	i915_gpuprio_record_execbuf(ctx, &attr);
 	if (attr.priority != 7 || ctx->sched.priority != 7) {
 		pr_err("explicit 7 at nice -15: attr %d, own %d\n",
 		       attr.priority, ctx->sched.priority);
@@ -744,7 +744,7 @@ static int igt_gpuprio_explicit(void *arg)
 	ctx->sched.priority = I915_CONTEXT_MIN_USER_PRIORITY;
 	if (gpuprio_set_task_value(GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0),
 				   0)) {
-		i915_gpuprio_execbuf_attr(ctx, &attr);
+		i915_gpuprio_record_execbuf(ctx, &attr);
 		if (attr.priority != I915_CONTEXT_MIN_USER_PRIORITY) {
 			pr_err("explicit minimum from a realtime task: attr %d\n",
 			       attr.priority);
@@ -756,7 +756,7 @@ static int igt_gpuprio_explicit(void *arg)
 	/* Back to the default: the task's value applies again */
 	ctx->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 6);
-	i915_gpuprio_execbuf_attr(ctx, &attr);
+	i915_gpuprio_record_execbuf(ctx, &attr);
 	if (attr.priority != I915_GPUPRIO_LOW) {
 		pr_err("default priority at nice 6: attr %d\n", attr.priority);
 		err = -EINVAL;
@@ -985,9 +985,9 @@ static int igt_gpuprio_fdinfo(void *arg)
 		goto out_ctx;
 
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 4);
-	i915_gpuprio_execbuf_attr(ctx, &attr);
+	i915_gpuprio_record_execbuf(ctx, &attr);
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 9);
-	i915_gpuprio_execbuf_attr(ctx, &attr);
+	i915_gpuprio_record_execbuf(ctx, &attr);
 	err = gpuprio_check_fdinfo("after execbufs at nice 4 then 9", file, buf,
 				   "drm-gpuprio:\tlow");
 	if (err)
@@ -996,7 +996,7 @@ static int igt_gpuprio_fdinfo(void *arg)
 	/* The application's own priority overrides the task's level */
 	ctx->sched.priority = 7;
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
-	i915_gpuprio_execbuf_attr(ctx, &attr);
+	i915_gpuprio_record_execbuf(ctx, &attr);
 	ctx->sched.priority = I915_CONTEXT_DEFAULT_PRIORITY;
 	err = gpuprio_check_fdinfo("after an execbuf at priority 7", file, buf,
 				   "drm-gpuprio:\tnormal overridden");
