@@ -63,6 +63,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <linux/xarray.h>
 
@@ -295,8 +296,9 @@ static struct dma_fence *simgpu_run_job(struct drm_sched_job *sched_job)
 /*
  * The engine does not hang: a job that outlived timeout_ms is still running
  * or just ended. drm_sched took it off its pending list before calling
- * this, and only a reset (drm_sched_stop()) puts it back there: without one
- * the job would never be freed. Put it back at the head, where it was, and
+ * this, and before 6.17 only a reset (drm_sched_stop()) puts it back
+ * there: without one the job would never be freed. Put it back at the
+ * head, where it was, and
  * if it ended meanwhile, queue the free-job work that then missed it
  * (drm_sched_wqueue_start() queues it; simgpu never stops submission).
  */
@@ -307,12 +309,21 @@ simgpu_timedout_job(struct drm_sched_job *sched_job)
 
 	dev_info_ratelimited(sched->dev, "%s: job past its timeout, still running\n",
 			     sched->name);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+	/*
+	 * Since 6.17 the scheduler itself puts the job back on its pending
+	 * list, and queues the free-job work, for a driver that says the
+	 * engine did not hang.
+	 */
+	return DRM_GPU_SCHED_STAT_NO_HANG;
+#else
 	spin_lock(&sched->job_list_lock);
 	list_add(&sched_job->list, &sched->pending_list);
 	spin_unlock(&sched->job_list_lock);
 	if (dma_fence_is_signaled(&sched_job->s_fence->finished))
 		drm_sched_wqueue_start(sched);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
+#endif
 }
 
 static void simgpu_free_job(struct drm_sched_job *sched_job)
@@ -623,8 +634,14 @@ static int simgpu_engine_init(struct simgpu_device *sdev, unsigned int i)
 	spin_lock_init(&engine->fence_lock);
 	INIT_LIST_HEAD(&engine->jobs);
 	engine->fence_context = dma_fence_context_alloc(1);
+	/* hrtimer_setup() replaced hrtimer_init() in 6.13. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(&engine->timer, simgpu_engine_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_ABS);
+#else
 	hrtimer_init(&engine->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	engine->timer.function = simgpu_engine_timer;
+#endif
 	engine->sched_list[0] = &engine->sched;
 	return drm_sched_init(&engine->sched, &args);
 }
