@@ -55,7 +55,10 @@
  * Every run ends with one line "gpuload: mode=... key=value ..." on stdout,
  * with, per side: how many of its jobs were armed on each drm_sched run
  * queue (rq_kernel= rq_high= rq_normal= rq_low= rq_none=, simgpu's account
- * of the run queue its entity was really on), the fraction of its run time
+ * of the run queue its entity was really on; under drm_sched's FAIR policy
+ * there is one, rq_kernel), the same per priority the entity was armed at
+ * (pr_kernel= ... pr_none=: the run queue under RR and FIFO, the weight
+ * under FAIR), the fraction of its run time
  * the engine spent on its jobs (busy=), and for the frame loop, how many of
  * its jobs were submitted while the engine had other jobs (contended=).
  * --interval adds a line per second of the frame loop ("gpuload: t=...").
@@ -120,11 +123,15 @@ struct options {
 	int fg_prio, bg_prio;	/* -1: leave the thread's GPU priority */
 };
 
-/* Jobs per run queue, from simgpu's drm_simgpu_submit.rq. */
+/*
+ * Jobs per run queue, from simgpu's drm_simgpu_submit.rq, and per priority
+ * armed (.priority).
+ */
 #define NUM_RQ	5	/* kernel, high, normal, low, none or unknown */
 
 struct rq_count {
 	unsigned long long n[NUM_RQ];
+	unsigned long long pr[NUM_RQ];
 };
 
 struct frame_stats {
@@ -197,6 +204,8 @@ static void print_rq(const char *prefix, const struct rq_count *c)
 
 	for (i = 0; i < NUM_RQ; i++)
 		printf(" %srq_%s=%llu", prefix, rq_name(i), c->n[i]);
+	for (i = 0; i < NUM_RQ; i++)
+		printf(" %spr_%s=%llu", prefix, rq_name(i), c->pr[i]);
 }
 
 static long long now_ns(void)
@@ -460,6 +469,7 @@ static long long frame_done(struct frame_stats *st, const struct options *o,
 
 	st->prio = s->priority;
 	st->rq.n[rq_index(s->rq)]++;
+	st->rq.pr[rq_index(s->priority)]++;
 	st->contended += s->engine_jobs > 0;
 	st->busy_ns += (long long)(w->end_ns - w->start_ns);
 	st->queued_ns[st->frames] = (long long)(w->start_ns - w->submit_ns);
@@ -618,13 +628,19 @@ static void hog_done(struct hog_stats *hs, const struct drm_simgpu_wait *w,
 	hs->jobs++;
 }
 
-/* A hog's job is armed: count its run queue, print a change of it. */
+/*
+ * A hog's job is armed: count its run queue and priority, print a change of
+ * either (under FAIR the run queue never changes, the priority does).
+ */
 static void hog_armed(struct hog_stats *hs, const struct drm_simgpu_submit *s,
 		      unsigned int *last_rq, const char *who)
 {
+	bool changed = s->rq != *last_rq || s->priority != hs->prio;
+
 	hs->rq.n[rq_index(s->rq)]++;
+	hs->rq.pr[rq_index(s->priority)]++;
 	hs->prio = s->priority;
-	if (s->rq == *last_rq)
+	if (!changed)
 		return;
 	printf("gpuload: %s rq=%s prio=%s at_ns=%lld\n", who,
 	       rq_name(rq_index(s->rq)), prio_name(s->priority), now_ns());
