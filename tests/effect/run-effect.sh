@@ -4,8 +4,12 @@
 # console log; tests/effect/report.py turns it into the table and the plot.
 #
 # usage: run-effect.sh <bzImage> <initramfs> <result dir> [runs] [seconds]
+#        [rr|fair]
+# The second boot: rr (default) runs the rr-* rows under round robin, fair
+# (the 7.3 line) every scenario again under drm_sched's FAIR policy, its
+# console log in <result dir>/fair.
 set -u
-kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5}
+kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5} second=${6:-rr}
 here=$(dirname "$0")
 
 # shellcheck source=tests/lib/host.sh
@@ -20,10 +24,17 @@ here=$(dirname "$0")
 # Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells
 # of $secs s, 6 cells of the depth sweep of 3 s and 6 share runs of about 5 s.
 limit=$((runs * (19 * secs + 110) + 300))
-# The round-robin boot: 3 rows of $secs s and 5 share runs.
-rr_limit=$((runs * (3 * secs + 60) + 300))
+# The round-robin boot: 3 rows of $secs s and 5 share runs; the FAIR boot
+# all of them.
+case $second in
+rr) policy2=0 limit2=$((runs * (3 * secs + 60) + 300)) ;;
+fair) policy2=2 limit2=$limit ;;
+*)
+	echo "run-effect: second boot '$second': rr or fair" >&2
+	exit 2 ;;
+esac
 echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s," \
-	"then ${rr_limit}s with sched_policy=0)"
+	"then ${limit2}s with sched_policy=$policy2)"
 # The guest needs a TSC clock for high-resolution timers (clock-args.sh).
 # A boot without one all the same (tests/guest/effect.sh stops at once) is
 # repeated, up to 3 times.
@@ -44,10 +55,11 @@ boot() { # boot <result dir> <time limit> <kernel arguments>
 	fi
 	echo "          guest ran $(cat "$1/guest-seconds") s"
 }
-# drm_sched's default policy (FIFO in 6.12), then round robin: the
-# scheduler is built in, its parameter is gpu_sched.sched_policy. Each
-# guest records the policy it really ran under (effect.sh reads it back).
+# drm_sched's default policy (FIFO in 6.12 and 7.3), then round robin or
+# FAIR: the scheduler is built in, its parameter is gpu_sched.sched_policy.
+# Each guest records the policy it really ran under (effect.sh reads it
+# back).
 boot "$results" "$limit" "" || exit 1
-mkdir -p "$results/rr"
-boot "$results/rr" "$rr_limit" \
-	"gpu_sched.sched_policy=0 gpunice.effect_set=rr" || exit 1
+mkdir -p "$results/$second"
+boot "$results/$second" "$limit2" \
+	"gpu_sched.sched_policy=$policy2 gpunice.effect_set=$second" || exit 1

@@ -18,6 +18,8 @@
 # gpunice.effect_set=rr: the boot with drm_sched's round-robin policy
 # (gpu_sched.sched_policy=0, run-effect.sh's second boot): only the rows
 # named rr-* (alone, contended, gpunice10 and the shares).
+# gpunice.effect_set=fair: the boot with the FAIR policy of the 7.3 line
+# (gpu_sched.sched_policy=2): every scenario, under its own name.
 set -u
 arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
 runs=$(arg runs)
@@ -341,7 +343,7 @@ while { [ "$(clocksource)" != tsc ] || [ "$(resolution)" != 1 ]; } &&
 	i=$((i + 1))
 done
 info kernel "$(uname -r)"
-# drm_sched's policy for entities of one run queue: 0 round robin, 1 FIFO.
+# drm_sched's policy: 0 round robin, 1 FIFO, 2 FAIR (the 7.3 line).
 info sched_policy "$policy"
 info set "$set"
 info clocksource "$(clocksource)"
