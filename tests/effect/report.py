@@ -44,11 +44,24 @@ With --doc FILE, the text between "<!-- effect:begin -->" and
 "<!-- effect:end -->" of FILE is replaced and the plot copied next to it as
 effect.png, only if every run was valid and every target met.
 
-usage: report.py <result dir> [--doc docs/EFFECT.md] [--allow-missed]
+With --line LABEL=DIR (make effect's 7.3 line, LABEL 7.3), the rows of
+another kernel line join every table, under the first column "line": its
+default boot (DIR/console.log, FIFO) and its FAIR boot
+(DIR/fair/console.log, gpu_sched.sched_policy=2, every scenario again).
+Under FAIR there is one run queue (simgpu's index 0): a run is valid if
+every job was on it and armed at the priority its scenario says (the
+priority is the entity's weight there, vruntime_shift[] of sched_rq.c),
+and a share's prediction is those weights (2^-shift, normalised). The
+targets are 6.12 FIFO's: on another line they are only reported, and its
+void runs are reported without failing; the document is updated only if
+every line's runs were valid.
+
+usage: report.py <result dir> [--line LABEL=DIR] [--doc docs/EFFECT.md]
+                 [--allow-missed]
 Exit status 1 if results are missing, a run is void or a target was
-missed; with --allow-missed (make effect EFFECT_ALLOW_MISSED=1, for
-exploration) a missed target is reported without failing, and the
-document is still left alone.
+missed (of <result dir>); with --allow-missed (make effect
+EFFECT_ALLOW_MISSED=1, for exploration) a missed target is reported
+without failing, and the document is still left alone.
 """
 import csv
 import os
@@ -103,7 +116,11 @@ SCENARIOS = [
 DEPTHS = (2, 3, 4, 6)
 DEPTH = re.compile(r'^depth(\d+)(-low)?$')
 # drm_sched's sched_policy each scenario must have run under.
-POLICY_NAMES = {'0': 'rr', '1': 'fifo'}
+POLICY_NAMES = {'0': 'rr', '1': 'fifo', '2': 'fair'}
+POLICY_FAIR = '2'
+# The policy of the boot whose runs are being judged (not the rr-* rows):
+# FIFO, or FAIR while another line's FAIR boot is (judged()).
+POLICY = '1'
 
 
 # The rows the others' ratios divide by, per policy.
@@ -111,7 +128,22 @@ BASES = ('alone', 'rr-alone')
 
 
 def want_policy(scen):
-    return '0' if scen.startswith('rr-') else '1'
+    return '0' if scen.startswith('rr-') else POLICY
+
+
+class judged:
+    """with judged(policy): the runs judged are of that policy's boot."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def __enter__(self):
+        global POLICY
+        self.saved, POLICY = POLICY, self.policy
+
+    def __exit__(self, *exc):
+        global POLICY
+        POLICY = self.saved
 
 
 # Share scenarios: name, setup, the run queue of each client in order (the
@@ -236,8 +268,23 @@ def host_info(results):
 
 
 def rq_counts(res, prefix=''):
-    """{run queue: jobs armed on it} from a gpuload result line."""
-    return {q: int(res.get('%srq_%s' % (prefix, q), 0)) for q in RQS}
+    """{run queue: jobs armed on it} from a gpuload result line. Under
+    FAIR every entity is on the one run queue (index 0, named kernel) and
+    its priority is its weight: {priority armed: jobs}, and the jobs that
+    were on another run queue under "not-rq0", which no want matches."""
+    rq = {q: int(res.get('%srq_%s' % (prefix, q), 0)) for q in RQS}
+    if POLICY != POLICY_FAIR:
+        return rq
+    pr = {q: int(res.get('%spr_%s' % (prefix, q), 0)) for q in RQS}
+    off = sum(rq.values()) - rq['kernel']
+    if off:
+        pr['not-rq0'] = off
+    return pr
+
+
+def change_q(change):
+    """The run queue a hog's change line names, its priority under FAIR."""
+    return change.get('prio' if POLICY == POLICY_FAIR else 'rq')
 
 
 def void_reasons(scen, rec):
@@ -258,7 +305,8 @@ def void_reasons(scen, rec):
     # The foreground: every job on its run queue.
     fgq = rq_counts(fg)
     frames = int(fg.get('frames', 0))
-    if not frames or fgq[want['fg']] != frames or sum(fgq.values()) != frames:
+    if not frames or fgq.get(want['fg']) != frames or \
+            sum(fgq.values()) != frames:
         why.append('fg jobs per run queue %s, want all %d on %s' % (
             fmt_rq(fgq), frames, want['fg']))
     contended = int(fg.get('contended', -1))
@@ -290,11 +338,11 @@ def void_reasons(scen, rec):
     if scen == 'live':
         # At defaults first, then, from the first job armed on LOW on,
         # every job on LOW: the run queues in the order they changed.
-        seq = [c.get('rq') for c in rec['changes']]
+        seq = [change_q(c) for c in rec['changes']]
         if seq != ['normal', want['hog']]:
             why.append('hog run queues in order %s, want normal then all '
                        'on %s' % ('-'.join(seq) or 'none', want['hog']))
-    elif not jobs or hogq[want['hog']] != jobs:
+    elif not jobs or hogq.get(want['hog']) != jobs:
         why.append('hog jobs per run queue %s, want all on %s' % (
             fmt_rq(hogq), want['hog']))
     busy = float(hog.get(prefix + 'busy', 0))
@@ -326,7 +374,7 @@ def act_ms(rec):
     """From the start of gpunice to the hog's first job armed low."""
     mark = rec.get('change_ns')
     lows = [int(c['at_ns']) for c in rec['changes']
-            if c.get('rq') == 'low']
+            if change_q(c) == 'low']
     if mark is None or not lows:
         return None
     return (min(lows) - int(mark)) / 1e6
@@ -390,12 +438,12 @@ class Scenario:
         hog = {q: 0 for q in RQS}
         for r in self.recs:
             for q, n in rq_counts(r['fg']).items():
-                fg[q] += n
+                fg[q] = fg.get(q, 0) + n
             tabs = 'bg_jobs' in r['fg']
             h = r['fg'] if tabs else r['hog']
             if h:
                 for q, n in rq_counts(h, 'bg_' if tabs else '').items():
-                    hog[q] += n
+                    hog[q] = hog.get(q, 0) + n
         return '%s / %s' % (fmt_rq(fg), fmt_rq(hog) if any(hog.values())
                             else '-')
 
@@ -492,8 +540,8 @@ def effect_line(scens):
     for key, v in (('p50_alone', alone.p50), ('p99_alone', alone.p99)):
         parts.append('%s=%s' % (key, '%.2fms' % med(v) if v else 'n/a'))
     for name, _, _ in SCENARIOS:
-        s = by[name]
-        if name in ('alone', 'rr-alone'):
+        s = by.get(name)
+        if s is None or name in ('alone', 'rr-alone'):
             continue
         part = '%s=%s' % (name, '%.2f' % s.ratio if s.ratio is not None
                           else 'n/a')
@@ -541,10 +589,20 @@ def depth_rows(ds):
 
 # --- shares between busy clients -------------------------------------------
 
+# sched_rq.c's vruntime_shift[] on the 7.3 line: under FAIR an entity's
+# virtual runtime grows by its GPU time shifted left by its priority's.
+FAIR_SHIFT = {'kernel': 1, 'high': 2, 'normal': 4, 'low': 7}
+
+
 def predicted_shares(rqs):
     """6.12's strict priorities: the clients of the highest run queue
     present split the engine equally, any other gets nothing while they
-    stay ready (FIFO and round robin only order one run queue)."""
+    stay ready (FIFO and round robin only order one run queue). Under FAIR
+    (7.3): shares in the ratio of the weights 2^-shift, vruntime being
+    kept level."""
+    if POLICY == POLICY_FAIR:
+        w = [2.0 ** -FAIR_SHIFT[q] for q in rqs]
+        return [x / sum(w) for x in w]
     top = min(RQ_RANK[q] for q in rqs)
     k = sum(1 for q in rqs if RQ_RANK[q] == top)
     return [1.0 / k if RQ_RANK[q] == top else 0.0 for q in rqs]
@@ -584,7 +642,7 @@ def share_void_reasons(scen, rec, rqs):
                 i, res.get('mode'), res.get('error')))
         cq = rq_counts(res)
         jobs = sum(cq.values())
-        if not jobs or cq[q] != jobs:
+        if not jobs or cq.get(q) != jobs:
             why.append('client %d: jobs per run queue %s, want all on %s'
                        % (i, fmt_rq(cq), q))
         start, stop = num(res.get('start_ns')), num(res.get('stop_ns'))
@@ -674,6 +732,9 @@ class Share:
 
     def target(self):
         parts = []
+        if POLICY == POLICY_FAIR:
+            return 'each within %d %% of its weight' % round(
+                SHARE_EQUAL_TOL * 100)
         if sum(1 for p in self.predicted if p) > 1:
             parts.append('equal within %d %%' % round(SHARE_EQUAL_TOL * 100))
         if any(not p for p in self.predicted):
@@ -683,15 +744,18 @@ class Share:
 
 SHARE_HEAD = ['scenario', 'policy', 'setup (clients in order, run queue)',
               'runs', 'GPU time share per client', 'min-max',
-              'predicted (strict priority)', 'starved ms (longest gap of '
-              'the lower client)', 'higher client busy ms',
+              'predicted (strict priority; FAIR: weights)',
+              'starved ms (longest gap of the lower client)',
+              'higher client busy ms',
               'fence wait max ms', 'close() ms (after the higher stopped)',
               'target', 'verdict']
 
 
-def share_list(runs):
+def share_list(runs, rr=True):
     out = []
     for pol, prefix in SHARE_SETS:
+        if pol == 'rr' and not rr:
+            continue
         for name, what, rqs in SHARES:
             if pol == 'rr' and name == 'share-close':
                 continue
@@ -730,7 +794,10 @@ def share_line(shares):
     by = {s.name: s for s in shares}
     parts = []
     for pol, prefix in SHARE_SETS:
-        parts.append(pol)
+        if prefix + 'share-equal' not in by:
+            continue
+        # The default boot's set is named by its policy (fifo, or fair).
+        parts.append(pol if prefix else POLICY_NAMES[POLICY])
         for key, name in SHARE_KEYS:
             s = by.get(prefix + name)
             m = s.med_shares() if s else None
@@ -738,7 +805,7 @@ def share_line(shares):
         st = by.get(prefix + 'share-n10')
         parts.append('starve_ms=%s' % ('%.0f' % med(st.starve)
                                        if st and st.starve else 'n/a'))
-        if pol == 'fifo':
+        if not prefix:
             cl = by.get('share-close')
             parts.append('close_ms=%s' % ('%.0f' % med(cl.close)
                                           if cl and cl.close else 'n/a'))
@@ -952,20 +1019,23 @@ class Verdict:
     (with the round-robin and depth rows), the sweep cells, the shares,
     the void or missing runs (problems) and the missed targets."""
 
-    def __init__(self, runs, errors=()):
+    def __init__(self, runs, errors=(), rr=True):
+        """rr: with the rr-* rows (6.12's second boot; another line's
+        is FAIR's, judged on its own)."""
         self.scens = [Scenario(name, what, target,
                                runs.get(name, {}).values())
-                      for name, what, target in SCENARIOS]
+                      for name, what, target in SCENARIOS
+                      if rr or not name.startswith('rr-')]
         by = {s.name: s for s in self.scens}
         self.base = med(by['alone'].fps)
-        rr_base = med(by['rr-alone'].fps)
+        rr_base = med(by['rr-alone'].fps) if rr else None
         for s in self.scens:
-            rr = s.name.startswith('rr-')
-            s.set_base(rr_base if rr else self.base,
-                       by['rr-alone' if rr else 'alone'])
+            is_rr = s.name.startswith('rr-')
+            s.set_base(rr_base if is_rr else self.base,
+                       by['rr-alone' if is_rr else 'alone'])
         self.depths = depth_scens(runs, self.base, by['alone'], by)
         self.cells = sweep_cells(runs)
-        self.shares = share_list(runs)
+        self.shares = share_list(runs, rr)
         problems = list(errors)
         for name in sorted(runs):
             for run, r in sorted(runs[name].items()):
@@ -995,6 +1065,54 @@ class Verdict:
             [s.name for s in self.shares if s.verdict() == 'MISSED']
 
 
+class Line:
+    """Another kernel line's boots (--line LABEL=DIR): its default one
+    (FIFO) and its FAIR one, each judged on its own, their rows labelled
+    "LABEL fifo" and "LABEL fair". Its verdicts are only reported."""
+
+    def __init__(self, spec):
+        self.label, _, self.dir = spec.partition('=')
+        self.sets = []
+        for sub, pol in (('', '1'), ('fair', POLICY_FAIR)):
+            name = '%s %s' % (self.label, POLICY_NAMES[pol])
+            path = os.path.join(self.dir, sub, 'console.log')
+            runs, info, errors = {}, {}, []
+            if os.path.exists(path):
+                load_log(path, runs, info, errors, '')
+            else:
+                errors.append('no %s' % path)
+            with judged(pol):
+                v = Verdict(runs, errors, rr=False)
+                self.sets.append(dict(
+                    name=name, info=info, problems=v.problems,
+                    missed=v.missed,
+                    tables=(scenario_rows(v.scens), depth_rows(v.depths),
+                            sweep_rows(v.cells), share_rows(v.shares)),
+                    lines=(share_line(v.shares), effect_line(v.scens))))
+
+    def machine(self):
+        return ['%s: guest kernel %s; clocksource %s; hrtimer resolution '
+                '%s ns; drm_sched policy read in the guest: %s; the '
+                'targets are 6.12 FIFO\'s, only reported here' % (
+                    s['name'], s['info'].get('kernel', '?'),
+                    s['info'].get('clocksource', '?'),
+                    s['info'].get('hrtimer_resolution_ns', '?'),
+                    s['info'].get('sched_policy', 'not booted'))
+                for s in self.sets]
+
+
+def labelled(label, rows, gated=True):
+    """Rows with the line first; a target missed where it is not gated is
+    reported as such."""
+    out = []
+    for r in rows:
+        r = [label] + r
+        if not gated and r[-1] == 'MISSED':
+            r[-1] = 'missed (reported)'
+        out.append(r)
+    return out
+
+
 def main():
     args = sys.argv[1:]
     doc = None
@@ -1005,6 +1123,11 @@ def main():
         i = args.index('--doc')
         doc = args[i + 1]
         del args[i:i + 2]
+    lines = []
+    while '--line' in args:
+        i = args.index('--line')
+        lines.append(Line(args[i + 1]))
+        del args[i:i + 2]
     results = args[0]
     runs, info, errors = load(results)
     host = host_info(results)
@@ -1013,16 +1136,33 @@ def main():
     write_csv(results, runs)
     write_share_csv(results, runs)
 
-    table = scenario_rows(scens)
-    stable = sweep_rows(cells)
-    dtable = depth_rows(v.depths)
-    shtable = share_rows(v.shares)
+    # This line's rows, then the other lines' (the column "line").
+    label = info.get('kernel', '?').split('-')[0].rsplit('.', 1)[0] \
+        if lines else None
+    tables = [scenario_rows(scens), depth_rows(v.depths), sweep_rows(cells),
+              share_rows(v.shares)]
+    heads = [HEAD, DEPTH_HEAD, SWEEP_HEAD, SHARE_HEAD]
+    if lines:
+        heads = [['line'] + h for h in heads]
+        tables = [labelled(label, t) for t in tables]
+        for ln in lines:
+            for st in ln.sets:
+                for i, t in enumerate(st['tables']):
+                    tables[i] += labelled(st['name'], t, gated=False)
+    table, dtable, stable, shtable = tables
+    HEAD_, DEPTH_HEAD_, SWEEP_HEAD_, SHARE_HEAD_ = heads
     mach = machine(info, host, scens)
-    md = markdown(HEAD, table) + '\n' + markdown(DEPTH_HEAD, dtable) + \
-        '\n' + markdown(SWEEP_HEAD, stable) + '\n' + \
-        markdown(SHARE_HEAD, shtable)
+    for ln in lines:
+        mach += ln.machine()
+    md = markdown(HEAD_, table) + '\n' + markdown(DEPTH_HEAD_, dtable) + \
+        '\n' + markdown(SWEEP_HEAD_, stable) + '\n' + \
+        markdown(SHARE_HEAD_, shtable)
     line = effect_line(scens)
     sline = share_line(v.shares)
+    other = ['[%s] %s' % (st['name'], x) for ln in lines for st in ln.sets
+             for x in st['lines']]
+    other_problems = ['%s: %s' % (st['name'], p) for ln in lines
+                      for st in ln.sets for p in st['problems']]
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
     png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
@@ -1031,26 +1171,31 @@ def main():
     print()
     for m in mach:
         print('  ' + m)
-    for t_head, t in ((HEAD, table), (DEPTH_HEAD, dtable),
-                      (SWEEP_HEAD, stable), (SHARE_HEAD, shtable)):
+    for t_head, t in ((HEAD_, table), (DEPTH_HEAD_, dtable),
+                      (SWEEP_HEAD_, stable), (SHARE_HEAD_, shtable)):
         print()
         print_table(t_head, t)
     print()
     problems, missed = v.problems, v.missed
     for p in problems:
         print('report: ' + p)
+    for p in other_problems:
+        print('report: %s (reported)' % p)
     for m in missed:
         print('report: target MISSED: %s%s' % (
             m, ' (allowed: EFFECT_ALLOW_MISSED)' if allow_missed else ''))
     print('results: %s/{runs.csv,shares.csv,table.md%s}' % (
         results, ',effect.png' if png else ''))
     if doc:
-        if problems or missed:
+        if problems or missed or other_problems:
             print('report: %s left as it was: %s' % (
-                doc, 'void or missing runs' if problems
+                doc, 'void or missing runs' if problems or other_problems
                 else 'a target was missed'))
         else:
-            update_doc(doc, md, mach, sline + '`\n\n`' + line, png)
+            update_doc(doc, md, mach, '`\n\n`'.join(
+                other + [sline, line]), png)
+    for x in other:
+        print(x)
     print(sline)
     print(line)
     if problems:
