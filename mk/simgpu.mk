@@ -1,10 +1,10 @@
 # The simulated GPU of tests/simgpu: test equipment, never in the series. An
-# out-of-tree module built in $(OUT)/simgpu against the test kernel (and
+# out-of-tree module built in $(LOUT)/simgpu against the test kernel (and
 # copied there, so that the repository gets no build products), loaded in
 # the guest from /tests/bin/simgpu.ko; simgpu_test is its guest suite's
 # program (tests/guest/suites/70-simgpu), gpuload the load of make effect.
 SIMGPU_SRC := tests/simgpu/Kbuild tests/simgpu/simgpu.c tests/simgpu/simgpu_drm.h
-SIMGPU_OUT := $(OUT)/simgpu
+SIMGPU_OUT := $(LOUT)/simgpu
 $(TESTBIN)/simgpu.ko: $(SIMGPU_SRC) $(KSTAMP)
 	@mkdir -p $(SIMGPU_OUT) $(TESTBIN)
 	@for f in $(SIMGPU_SRC); do \
@@ -25,8 +25,4 @@ $(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
 		-I tools/gpunice/include -iquote tests/simgpu -o $@ $<
-GUEST_PROGS += $(TESTBIN)/gpuload
-# simgpu is written for 6.12's drm_sched: not on the 7.3 line yet.
-ifeq ($(LINE),6.12)
-GUEST_PROGS += $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
-endif
+GUEST_PROGS += $(TESTBIN)/gpuload $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
