@@ -112,7 +112,7 @@ static int igt_gpuprio_mapping(void *arg)
 		return -EINVAL;
 	}
 
-	/* Three levels only: the sign of the GPU nice */
+	/* Three bands only: the sign of the GPU nice */
 	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
 		int prio = i915_gpuprio_to_priority(GPUPRIO_BE_NICE(nice));
 		int expected = nice < 0 ? I915_GPUPRIO_HIGH :
