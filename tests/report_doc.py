@@ -1,9 +1,23 @@
 """What the reports of make bench and make effect share: tables as text and
 Markdown, gnuplot's terminal, and replacing a generated block of a document
-(the text between "<!-- TAG:begin -->" and "<!-- TAG:end -->")."""
+(the text between "<!-- TAG:begin -->" and "<!-- TAG:end -->"), and their
+command line."""
+import argparse
 import shutil
 import subprocess
 import sys
+
+
+def report_args(what):
+    """The arguments both reports take: the results folder, --doc and
+    --allow-missed; the caller may add its own before parse_args()."""
+    ap = argparse.ArgumentParser(description='The report of %s.' % what)
+    ap.add_argument('results', help='the folder the runs wrote')
+    ap.add_argument('--doc', help='the document to rewrite if every run was '
+                    'valid and every target met')
+    ap.add_argument('--allow-missed', action='store_true',
+                    help='report a missed target without failing')
+    return ap
 
 
 def print_table(head, table):

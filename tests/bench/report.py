@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 from report_doc import (has_pngcairo, markdown, print_table,  # noqa: E402
-                        replace_block)
+                        replace_block, report_args)
 
 BENCH = re.compile(r'^@@BENCH (\S+) (.*)$')
 
@@ -317,16 +317,8 @@ def machine(info, host):
 
 
 def main():
-    args = sys.argv[1:]
-    doc = None
-    allow_missed = '--allow-missed' in args
-    if allow_missed:
-        args.remove('--allow-missed')
-    if '--doc' in args:
-        i = args.index('--doc')
-        doc = args[i + 1]
-        del args[i:i + 2]
-    results = args[0]
+    args = report_args('make bench').parse_args()
+    doc, allow_missed, results = args.doc, args.allow_missed, args.results
     rows, i915, info, host, boots = load(results)
     if i915:
         info['i915_step_ns'] = str(i915[0].get('step_ns', '?'))

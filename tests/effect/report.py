@@ -73,7 +73,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 from report_doc import (has_pngcairo, markdown, print_table,  # noqa: E402
-                        replace_block)
+                        replace_block, report_args)
 
 LINE = re.compile(r'^@@EFFECT (\S+) (\S+) (\S+) ?(.*)$')
 KV = re.compile(r'(\w+)=(\S+)')
@@ -1114,21 +1114,13 @@ def labelled(label, rows, gated=True):
 
 
 def main():
-    args = sys.argv[1:]
-    doc = None
-    allow_missed = '--allow-missed' in args
-    if allow_missed:
-        args.remove('--allow-missed')
-    if '--doc' in args:
-        i = args.index('--doc')
-        doc = args[i + 1]
-        del args[i:i + 2]
-    lines = []
-    while '--line' in args:
-        i = args.index('--line')
-        lines.append(Line(args[i + 1]))
-        del args[i:i + 2]
-    results = args[0]
+    ap = report_args('make effect')
+    ap.add_argument('--line', action='append', default=[],
+                    metavar='NAME=FOLDER',
+                    help="another kernel line's runs, reported beside")
+    args = ap.parse_args()
+    doc, allow_missed, results = args.doc, args.allow_missed, args.results
+    lines = [Line(spec) for spec in args.line]
     runs, info, errors = load(results)
     host = host_info(results)
     v = Verdict(runs, errors)
