@@ -33,7 +33,7 @@ static int gpu_nice_show(struct seq_file *m, void *v)
 	if (!p)
 		return -ESRCH;
 
-	err = security_task_getscheduler(p);
+	err = security_task_getgpuprio(p);
 	if (err)
 		goto out;
 

@@ -19,7 +19,7 @@
  * amdgpu puts HIGH on its high-priority pipe, another scheduler, and a
  * compute entity that has several schedulers is never moved while busy.
  * xe does not use these helpers: it gives the GuC a new priority for the
- * whole exec queue (patches/0008).
+ * whole exec queue (patches/0009).
  *
  * The limit. drm_sched only reorders the jobs it has not handed to the
  * engine yet; a running job is never interrupted. A job of the highest

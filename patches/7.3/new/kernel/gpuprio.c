@@ -125,10 +125,9 @@ static bool gpuprio_needs_can_nice(struct task_struct *p, u16 prio)
  * Everything is checked against current_cred(), so that /proc can ask the
  * same question for the credentials its file was opened with.
  *
- * The LSM is asked with security_task_setscheduler(), as for
- * /proc/<pid>/timerslack_ns: the GPU priority is a scheduling attribute of
- * @p, not its CPU nice, and this hook needs no invented nice for realtime
- * or idle. Reads ask security_task_getscheduler().
+ * The LSM is asked with security_task_setgpuprio(), whose implementations
+ * must not sleep: the walks over several tasks call this under the RCU
+ * read lock and tasklist_lock. Reads ask security_task_getgpuprio().
  *
  * Return: 0, -EPERM or -EACCES, or the LSM's refusal.
  */
@@ -148,7 +147,7 @@ int gpuprio_may_set(struct task_struct *p, u16 prio)
 	if (gpuprio_needs_can_nice(p, prio) && !can_nice(p, nice))
 		return -EACCES;
 
-	return security_task_setscheduler(p);
+	return security_task_setgpuprio(p, prio);
 }
 
 /**
@@ -333,7 +332,7 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 /* Effective value of @p, or a negative errno if the LSM hides it. */
 static int gpuprio_get_effective(struct task_struct *p)
 {
-	int err = security_task_getscheduler(p);
+	int err = security_task_getgpuprio(p);
 
 	return err ? err : gpuprio_value(task_gpuprio(p));
 }
@@ -341,7 +340,7 @@ static int gpuprio_get_effective(struct task_struct *p)
 /* Raw value of @p (NONE kept), or a negative errno if the LSM hides it. */
 static int gpuprio_get_raw(struct task_struct *p)
 {
-	int err = security_task_getscheduler(p);
+	int err = security_task_getgpuprio(p);
 
 	return err ? err : task_gpuprio_raw(p);
 }
