@@ -236,7 +236,7 @@ static void gpuprio_test_band_no_high(struct kunit *test)
 /*
  * Set @prio on the current task (a KUnit kthread of uid 0) with CAP_SYS_NICE
  * effective or not and RLIMIT_NICE 21 (nice -1 allowed), then return the
- * level drivers give it, or -1 if the set failed.
+ * band drivers give it, or -1 if the set failed.
  */
 static int gpuprio_test_set_band(struct kunit *test, u16 prio,
 				 bool sys_nice)
@@ -246,7 +246,7 @@ static int gpuprio_test_set_band(struct kunit *test, u16 prio,
 	u16 saved = task_gpuprio_stored(current);
 	const struct cred *old;
 	struct cred *cred;
-	int level = -1;
+	int band = -1;
 
 	cred = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, cred);
@@ -255,14 +255,14 @@ static int gpuprio_test_set_band(struct kunit *test, u16 prio,
 	rlim->rlim_cur = 21;
 	old = override_creds(cred);
 	if (!gpuprio_set_task(current, prio))
-		level = task_gpuprio_band(current);
+		band = task_gpuprio_band(current);
 	revert_creds(old);
 	put_cred(cred);
 	*rlim = saved_rlim;
-	if (level >= 0)
+	if (band >= 0)
 		KUNIT_EXPECT_EQ(test, task_gpuprio_raw(current), prio);
 	gpuprio_test_set_raw(current, saved);
-	return level;
+	return band;
 }
 
 /*

@@ -987,7 +987,7 @@ static int igt_gpuprio_fdinfo(void *arg)
 	if (err)
 		goto out_ctx;
 
-	/* The application's own priority overrides the task's level */
+	/* The application's own priority overrides the task's band */
 	ctx->sched.priority = 7;
 	gpuprio_set_task_value(GPUPRIO_DEFAULT, 0);
 	i915_gpuprio_record_execbuf(ctx, &attr);

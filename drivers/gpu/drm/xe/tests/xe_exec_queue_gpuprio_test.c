@@ -395,7 +395,7 @@ static void gpuprio_test_expect_fdinfo(struct kunit *test,
 }
 
 /*
- * fdinfo's drm-gpuprio: the level the task gave the client's last exec,
+ * fdinfo's drm-gpuprio: the band the task gave the client's last exec,
  * and whether the queue's own priority applied instead.
  */
 static void gpuprio_test_fdinfo(struct kunit *test)

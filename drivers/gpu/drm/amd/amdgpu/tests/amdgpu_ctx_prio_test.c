@@ -158,7 +158,7 @@ static void ctx_prio_test_override_wins(struct kunit *test)
 	}
 }
 
-/* fdinfo's drm-gpuprio: the task's level, and whether it was overridden. */
+/* fdinfo's drm-gpuprio: the task's band, and whether it was overridden. */
 static void ctx_prio_test_fdinfo(struct kunit *test)
 {
 	static const struct {
