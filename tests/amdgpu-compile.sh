@@ -36,11 +36,13 @@ echo "1..$(($(echo "$objs" | wc -w) + 1))"
 
 # Configure again only when a fragment changed since the last time.
 cfg="$repo/configs/gpuprio-test.config $repo/configs/amdgpu-compile.config"
-fresh=1
-[ -f "$tree/.config" ] || fresh=0
-for f in $cfg; do
-	[ -n "$(find "$f" -newer "$tree/.config")" ] && fresh=0
-done
+fresh=0
+if [ -f "$tree/.config" ]; then
+	fresh=1
+	for f in $cfg; do
+		[ -n "$(find "$f" -newer "$tree/.config")" ] && fresh=0
+	done
+fi
 : >"$log"
 # shellcheck disable=SC2086 # $cfg: a list of files
 if [ $fresh = 0 ]; then
