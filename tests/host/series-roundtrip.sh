@@ -56,20 +56,25 @@ check "one commit per patch" $?
 check "make refresh of an unedited tree changes nothing" $?
 changed | sed 's/^/# changed: /'
 
-# An edit to an upstream file that only patch 2 edits, and to a new file
-# of patch 1.
-p1=$(sed -n 1p "$tmp/repo/patches/6.12/series")
-p2=$(sed -n 2p "$tmp/repo/patches/6.12/series")
+# An edit to a new file of the first patch that adds any (A), and to an
+# upstream file that only one later patch (B) edits.
+p1=$(sed -n '/^[0-9]/{s/ .*//p;q}' "$tmp/repo/patches/6.12/files")
 new1=$(sed -n "s|^$p1 \\([^ ]*\\).*|\\1|p" "$tmp/repo/patches/6.12/files")
-up2=$(cd "$tmp/repo/patches/6.12" &&
-	sed -n 's|^+++ b/||p' [0-9]*.patch | sort | uniq -u |
-	while read -r f; do
-		grep -qx "+++ b/$f" "$p2" && echo "$f"
+i1=$(grep -nx "$p1" "$tmp/repo/patches/6.12/series" | cut -d: -f1)
+unique=$(cd "$tmp/repo/patches/6.12" &&
+	sed -n 's|^+++ b/||p' [0-9]*.patch | sort | uniq -u)
+i2=$i1 p2='' up2=''
+while [ -z "$up2" ] && p2=$(sed -n "$((i2 + 1))p" \
+		"$tmp/repo/patches/6.12/series") && [ -n "$p2" ]; do
+	i2=$((i2 + 1))
+	up2=$(for f in $unique; do
+		grep -qx "+++ b/$f" "$tmp/repo/patches/6.12/$p2" && echo "$f"
 	done | head -n 1)
+done
 echo "/* round trip */" >> "$tmp/tree/$up2"
-in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 2p)"
+in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i2}p")"
 echo "/* round trip */" >> "$tmp/tree/$new1"
-in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n 1p)"
+in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i1}p")"
 GIT_SEQUENCE_EDITOR=: in_tree rebase -q -i --autosquash base > /dev/null 2>&1
 "$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null 2>&1
 printf '%s\n' "$new1" "patches/6.12/$p2" | sort > "$tmp/want"
@@ -82,7 +87,7 @@ tail -n 1 "$tmp/repo/$new1" | grep -qx "/\* round trip \*/" &&
 	! grep -q "round trip" "$tmp/repo/patches/6.12/$p1"
 check "the edit of a new file is in the repository, not in a patch" $?
 
-# Refused: a commit on top that edits patch 1's new file.
+# Refused: a commit on top that edits patch A's new file.
 git -C "$tmp/repo" add -A
 git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q -m edited
 echo "/* late */" >> "$tmp/tree/$new1"
