@@ -96,9 +96,41 @@ command -v ccache >/dev/null && cc="ccache gcc"
 export CCACHE_BASEDIR="$tree"
 mkdir -p "$logs"
 rm -f "$logs"/*.log
+# kunit.py asks QEMU for "-accel kvm" first, and QEMU takes /dev/kvm even
+# where the CPU has no vmx/svm, then hangs before the console says a word.
+# Without a usable KVM (host_has_kvm), a qemu-system-x86_64 first in PATH
+# drops that accelerator and runs the real one.
+# shellcheck source=tests/lib/host.sh
+. "$repo/tests/lib/host.sh"
+qemu_path=$PATH
+if ! host_has_kvm; then
+	wrap=$(mktemp -d)
+	trap 'rm -rf "$wrap"' EXIT
+	real=$(command -v qemu-system-x86_64)
+	cat >"$wrap/qemu-system-x86_64" <<-EOF
+	#!/bin/sh
+	# Written by scripts/kunit-7.3.sh: $real without -accel kvm.
+	drop=
+	for a; do
+		shift
+		if [ -n "\$drop" ]; then
+			drop=
+			[ "\$a" = kvm ] && continue
+			set -- "\$@" -accel "\$a"
+		elif [ "\$a" = -accel ]; then
+			drop=1
+		else
+			set -- "\$@" "\$a"
+		fi
+	done
+	exec "$real" "\$@"
+	EOF
+	chmod +x "$wrap/qemu-system-x86_64"
+	qemu_path=$wrap:$PATH
+fi
 kunit() {
-	(cd "$tree" && python3 tools/testing/kunit/kunit.py "$@" --arch=x86_64 \
-		--build_dir=.kunit)
+	(cd "$tree" && PATH=$qemu_path python3 tools/testing/kunit/kunit.py \
+		"$@" --arch=x86_64 --build_dir=.kunit)
 }
 echo "  BUILD   KUnit kernel (drivers/gpu/drm/scheduler/.kunitconfig)"
 if ! kunit build --kunitconfig=drivers/gpu/drm/scheduler --jobs="$jobs" \
