@@ -507,7 +507,7 @@ static int proc_gpuprio_syscalls(const struct ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int nr[2];
-	struct ctl_table t = {
+	const struct ctl_table t = {
 		.data	= nr,
 		.maxlen	= sizeof(nr),
 		.mode	= table->mode,
