@@ -35,15 +35,8 @@ static const struct drm_sched_gpuprio_map_case drm_sched_gpuprio_map_cases[] = {
 	  DRM_SCHED_PRIORITY_LOW },
 };
 
-static void
-drm_sched_gpuprio_map_desc(const struct drm_sched_gpuprio_map_case *c,
-			   char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(drm_sched_gpuprio_map, drm_sched_gpuprio_map_cases,
-		  drm_sched_gpuprio_map_desc);
+KUNIT_ARRAY_PARAM_DESC(drm_sched_gpuprio_map, drm_sched_gpuprio_map_cases,
+		       name);
 
 static void drm_sched_gpuprio_test_map(struct kunit *test)
 {
@@ -115,15 +108,8 @@ drm_sched_gpuprio_refresh_cases[] = {
 	  DRM_SCHED_PRIORITY_COUNT, DRM_SCHED_PRIORITY_LOW, true },
 };
 
-static void
-drm_sched_gpuprio_refresh_desc(const struct drm_sched_gpuprio_refresh_case *c,
-			       char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(drm_sched_gpuprio_refresh, drm_sched_gpuprio_refresh_cases,
-		  drm_sched_gpuprio_refresh_desc);
+KUNIT_ARRAY_PARAM_DESC(drm_sched_gpuprio_refresh, drm_sched_gpuprio_refresh_cases,
+		       name);
 
 /*
  * An entity with a single scheduler, idle or with two jobs queued while the
@@ -421,15 +407,8 @@ drm_sched_gpuprio_weight_cases[] = {
 	  DRM_SCHED_PRIORITY_HIGH, -20 },
 };
 
-static void
-drm_sched_gpuprio_weight_desc(const struct drm_sched_gpuprio_weight_case *c,
-			      char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(drm_sched_gpuprio_weight, drm_sched_gpuprio_weight_cases,
-		  drm_sched_gpuprio_weight_desc);
+KUNIT_ARRAY_PARAM_DESC(drm_sched_gpuprio_weight, drm_sched_gpuprio_weight_cases,
+		       name);
 
 /*
  * Under FAIR, a refresh gives a NORMAL entity at nice 3 the task's GPU

@@ -124,15 +124,8 @@ static const struct drm_sched_nice_vruntime_case drm_sched_nice_vruntime_cases[]
 	{ "high-nice-minus-5", DRM_SCHED_PRIORITY_HIGH, true, -5, -5 },
 };
 
-static void
-drm_sched_nice_vruntime_desc(const struct drm_sched_nice_vruntime_case *c,
-			     char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(drm_sched_nice_vruntime, drm_sched_nice_vruntime_cases,
-		  drm_sched_nice_vruntime_desc);
+KUNIT_ARRAY_PARAM_DESC(drm_sched_nice_vruntime, drm_sched_nice_vruntime_cases,
+		       name);
 
 /*
  * The virtual runtime an entity accumulates for its GPU time: upstream's
@@ -230,15 +223,8 @@ static const struct drm_sched_nice_share_case drm_sched_nice_share_cases[] = {
 	{ "normal-vs-low-no-nice", DRM_SCHED_PRIORITY_LOW, 0, 8, 250 },
 };
 
-static void
-drm_sched_nice_share_desc(const struct drm_sched_nice_share_case *c,
-			  char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(drm_sched_nice_share, drm_sched_nice_share_cases,
-		  drm_sched_nice_share_desc);
+KUNIT_ARRAY_PARAM_DESC(drm_sched_nice_share, drm_sched_nice_share_cases,
+		       name);
 
 /* A job of the share cases, as it ran on the mock GPU. */
 struct nice_run {
