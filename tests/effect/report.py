@@ -149,20 +149,26 @@ class judged:
 # Share scenarios: name, setup, the run queue of each client in order (the
 # first the highest). Their run-queue words and gpunice prefixes are in
 # tests/guest/effect.sh's share_scenario().
+# Each client 'BAND/NICE' (client_band(), client_nice()).
 SHARES = [
     ('share-equal', 'two busy clients at default priorities',
      ('normal', 'normal')),
     ('share-equal3', 'three busy clients at default priorities',
      ('normal', 'normal', 'normal')),
     ('share-n10', 'a client at defaults and one started with gpunice -n 10',
-     ('normal', 'low')),
+     ('normal', 'low/10')),
     ('share-idle', 'a client at defaults and one started with gpunice -c '
-     'idle', ('normal', 'low')),
+     'idle', ('normal', 'low/idle')),
     ('share-raised', 'a client started by root with gpunice -n -5 and one '
-     'at defaults', ('high', 'normal')),
+     'at defaults', ('high/-5', 'normal')),
     ('share-close', 'as share-n10; after the window the lowered client '
-     'closes its DRM file, the other stops 1 s later', ('normal', 'low')),
+     'closes its DRM file, the other stops 1 s later', ('normal', 'low/10')),
 ]
+# The graded steps, run under FAIR only (tests/guest/effect.sh): under
+# strict priorities every positive nice is LOW, as share-n10.
+FAIR_SHARES = [
+    ('share-n%d' % n, 'a client at defaults and one started with gpunice '
+     '-n %d' % n, ('normal', 'low/%d' % n)) for n in (1, 5, 19)]
 SHARE_SETS = (('fifo', ''), ('rr', 'rr-'))
 # The engine must be this busy over a share window (as a hog must be next
 # to the foreground: the guest stalls now and then on a loaded host); an
@@ -170,6 +176,14 @@ SHARE_SETS = (('fifo', ''), ('rr', 'rr-'))
 SHARE_BUSY_MIN = 0.8
 SHARE_EQUAL_TOL = 0.15
 SHARE_LOW_MAX = 0.02
+# The share clients' jobs and simgpu's credit limit (tests/guest/effect.sh).
+SHARE_JOB_MS = 4
+SHARE_CREDITS = 2
+# Under FAIR no ready client waits longer than this for a job, unless its
+# weight ratio times its job says it must (fair_gap_ms()): then within
+# that bound and this much room for the host.
+FAIR_STARVE_MS = 100
+FAIR_GAP_ROOM = 1.25
 RQ_RANK = {'kernel': 0, 'high': 1, 'normal': 2, 'low': 3}
 # What gpuload must have run (its mode=), so a run is of its scenario.
 MODES = {'tabs': 'tabs', 'gpu-thread': 'gpu-thread', 'shared': 'shared'}
@@ -267,11 +281,30 @@ def host_info(results):
     return host
 
 
-def rq_counts(res, prefix=''):
+def nice_counts(res, prefix=''):
+    """{GPU nice: jobs armed at it} from gpuload's nice_jobs=NICE:N,...
+    (simgpu's drm_simgpu_submit.nice, 'idle' for the idle class)."""
+    out = {}
+    for part in res.get(prefix + 'nice_jobs', '-').split(','):
+        nice, _, n = part.rpartition(':')
+        if nice:
+            out[nice] = int(n)
+    return out
+
+
+def nice_lowers(nice):
+    """A nice that weighs an entity below nice 0 under FAIR."""
+    return nice == 'idle' or (nice.isdigit() and int(nice) > 0)
+
+
+def rq_counts(res, prefix='', bands=True):
     """{run queue: jobs armed on it} from a gpuload result line. Under
     FAIR every entity is on the one run queue (index 0, named kernel) and
-    its priority is its weight: {priority armed: jobs}, and the jobs that
-    were on another run queue under "not-rq0", which no want matches."""
+    its priority and GPU nice are its weight: {priority armed: jobs}, the
+    jobs that were on another run queue under "not-rq0", which no want
+    matches. With bands, the jobs armed at a positive nice or idle count
+    as low: the series gives a lowered task NORMAL and its nice under FAIR
+    (drm_sched_entity_refresh_gpuprio()), where FIFO gives LOW."""
     rq = {q: int(res.get('%srq_%s' % (prefix, q), 0)) for q in RQS}
     if POLICY != POLICY_FAIR:
         return rq
@@ -279,12 +312,26 @@ def rq_counts(res, prefix=''):
     off = sum(rq.values()) - rq['kernel']
     if off:
         pr['not-rq0'] = off
+    if bands:
+        # Only NORMAL's jobs can be the lowered ones (the series never
+        # gives another priority a positive nice).
+        lowered = min(pr['normal'], sum(
+            n for nice, n in nice_counts(res, prefix).items()
+            if nice_lowers(nice)))
+        pr['normal'] -= lowered
+        pr['low'] += lowered
     return pr
 
 
 def change_q(change):
-    """The run queue a hog's change line names, its priority under FAIR."""
-    return change.get('prio' if POLICY == POLICY_FAIR else 'rq')
+    """The run queue a hog's change line names; under FAIR its priority,
+    low for a positive nice or idle (as rq_counts())."""
+    if POLICY != POLICY_FAIR:
+        return change.get('rq')
+    if change.get('prio') == 'normal' and nice_lowers(change.get('nice',
+                                                                 '0')):
+        return 'low'
+    return change.get('prio')
 
 
 def void_reasons(scen, rec):
@@ -590,22 +637,59 @@ def depth_rows(ds):
 # --- shares between busy clients -------------------------------------------
 
 # sched_rq.c's vruntime_shift[] on the 7.3 line: under FAIR an entity's
-# virtual runtime grows by its GPU time shifted left by its priority's.
+# virtual runtime grows by its GPU time shifted left by its priority's,
+# then times 1.25^nice (the series' graded weights, patch 0003): the idle
+# class as nice 26, a negative nice only above NORMAL.
 FAIR_SHIFT = {'kernel': 1, 'high': 2, 'normal': 4, 'low': 7}
+FAIR_NICE_STEP = 1.25
+FAIR_NICE_IDLE = 26
 
 
-def predicted_shares(rqs):
+def client_band(c):
+    """A share client is 'BAND' or 'BAND/NICE': its band (the run queue
+    under FIFO and round robin) and the GPU nice it sets (default 0)."""
+    return c.partition('/')[0]
+
+
+def client_nice(c):
+    return c.partition('/')[2] or '0'
+
+
+def fair_prio(c):
+    """The drm_sched priority a client's entity gets under FAIR: HIGH for
+    the high band, NORMAL for any other (its nice weighs it)."""
+    return 'high' if client_band(c) in ('kernel', 'high') else 'normal'
+
+
+def fair_weight(c):
+    prio, nice = fair_prio(c), client_nice(c)
+    n = FAIR_NICE_IDLE if nice == 'idle' else int(nice)
+    if n < 0 and prio == 'normal':
+        n = 0
+    return 2.0 ** -FAIR_SHIFT[prio] * FAIR_NICE_STEP ** -n
+
+
+def predicted_shares(clients):
     """6.12's strict priorities: the clients of the highest run queue
     present split the engine equally, any other gets nothing while they
     stay ready (FIFO and round robin only order one run queue). Under FAIR
-    (7.3): shares in the ratio of the weights 2^-shift, vruntime being
-    kept level."""
+    (7.3): shares in the ratio of the weights, vruntime being kept
+    level."""
     if POLICY == POLICY_FAIR:
-        w = [2.0 ** -FAIR_SHIFT[q] for q in rqs]
+        w = [fair_weight(c) for c in clients]
         return [x / sum(w) for x in w]
-    top = min(RQ_RANK[q] for q in rqs)
-    k = sum(1 for q in rqs if RQ_RANK[q] == top)
-    return [1.0 / k if RQ_RANK[q] == top else 0.0 for q in rqs]
+    rank = [RQ_RANK[client_band(c)] for c in clients]
+    k = rank.count(min(rank))
+    return [1.0 / k if r == min(rank) else 0.0 for r in rank]
+
+
+def fair_gap_ms(clients, i, job_ms, credits):
+    """Under FAIR, how long client i, always ready, can wait for a job:
+    after one job of its own the others run until their virtual runtime
+    catches up (their weights over its, times its job), behind up to
+    credits jobs already handed to the engine."""
+    w = [fair_weight(c) for c in clients]
+    return (sum(w) - w[i]) / w[i] * job_ms + credits * job_ms
 
 
 def num(v):
@@ -616,7 +700,9 @@ def num(v):
 
 
 def share_void_reasons(scen, rec, rqs):
-    """Why a share run does not show what it says; [] if it does."""
+    """Why a share run does not show what it says; [] if it does: every
+    job of a client on its run queue (under FAIR: at its priority) and at
+    its GPU nice (0 under FIFO and round robin, which never set one)."""
     why = []
     win = rec.get('window')
     if not win:
@@ -640,11 +726,20 @@ def share_void_reasons(scen, rec, rqs):
         if res.get('mode') != 'hog' or res.get('error') != '0':
             why.append('client %d: mode=%s error=%s' % (
                 i, res.get('mode'), res.get('error')))
-        cq = rq_counts(res)
+        if res.get('job_ms') != str(SHARE_JOB_MS):
+            why.append('client %d: job_ms=%s, want %d' % (
+                i, res.get('job_ms'), SHARE_JOB_MS))
+        cq = rq_counts(res, bands=False)
         jobs = sum(cq.values())
-        if not jobs or cq.get(q) != jobs:
+        wq = fair_prio(q) if POLICY == POLICY_FAIR else client_band(q)
+        if not jobs or cq.get(wq) != jobs:
             why.append('client %d: jobs per run queue %s, want all on %s'
-                       % (i, fmt_rq(cq), q))
+                       % (i, fmt_rq(cq), wq))
+        nc = nice_counts(res)
+        wn = client_nice(q) if POLICY == POLICY_FAIR else '0'
+        if nc.get(wn) != jobs:
+            why.append('client %d: jobs per GPU nice %s, want all %d at %s'
+                       % (i, fmt_rq(nc), jobs, wn))
         start, stop = num(res.get('start_ns')), num(res.get('stop_ns'))
         if start is None or stop is None or start > t0 or stop < t1:
             why.append('client %d: submitting from %s to %s ns, not over '
@@ -689,6 +784,15 @@ class Share:
                                                  '?') for r in self.recs})
         top = [i for i, p in enumerate(self.predicted) if p > 0]
         low = [i for i, p in enumerate(self.predicted) if not p]
+        self.gap_bound = None
+        if POLICY == POLICY_FAIR:
+            # Every client has a share: the lowest one waits longest.
+            lo = min(self.predicted)
+            top = [self.predicted.index(max(self.predicted))]
+            low = [self.predicted.index(lo)]
+            self.gap_bound = max(
+                fair_gap_ms(rqs, i, SHARE_JOB_MS, SHARE_CREDITS)
+                for i in range(len(rqs)))
         # The starved client (the first lower one): its longest gap and
         # the time the higher one (client 0) was submitting.
         self.starve, self.high_ms, self.wait, self.close = [], [], [], []
@@ -699,7 +803,14 @@ class Share:
             res = r['clients'][str(low[0])]['res']
             # A client that closed its file at the mark never waited for
             # its starved jobs: its longest gap is not known.
-            if 'close_ms' not in res:
+            if POLICY == POLICY_FAIR:
+                # Under FAIR no client is starved by rule: the longest
+                # gap of any of them.
+                self.starve.append(max(
+                    float(c['res'].get('max_gap_ms', 'nan'))
+                    for c in r['clients'].values()
+                    if 'close_ms' not in c['res']))
+            elif 'close_ms' not in res:
                 self.starve.append(float(res.get('max_gap_ms', 'nan')))
             self.wait.append(float(res.get('max_wait_ms', 'nan')))
             hi = r['clients'][str(top[0])]['res']
@@ -719,10 +830,46 @@ class Share:
         return [med([s[i] for s in self.shares])
                 for i in range(len(self.rqs))]
 
+    def idle(self):
+        return any(client_nice(c) == 'idle' for c in self.rqs)
+
+    def ratio(self):
+        """Under FAIR, two clients: their measured share ratio over the
+        ratio of their weights."""
+        m = self.med_shares()
+        if not m or len(m) != 2 or not m[1]:
+            return None
+        p = self.predicted
+        return (m[0] / m[1]) / (p[0] / p[1])
+
+    def starve_limit(self):
+        """Under FAIR: FAIR_STARVE_MS, or where the weights themselves make
+        a client wait longer (gap_bound), that bound with room for the
+        host."""
+        if self.gap_bound <= FAIR_STARVE_MS:
+            return FAIR_STARVE_MS
+        return self.gap_bound * FAIR_GAP_ROOM
+
+    def fair_verdict(self, m):
+        if self.starve and med(self.starve) > self.starve_limit():
+            return 'MISSED'
+        if self.idle():
+            return 'met' if 0 < m[-1] < SHARE_LOW_MAX else 'MISSED'
+        if len(m) == 2:
+            r = self.ratio()
+            ok = r is not None and abs(r - 1) <= SHARE_EQUAL_TOL
+            return 'met' if ok else 'MISSED'
+        for got, want in zip(m, self.predicted):
+            if abs(got / want - 1) > SHARE_EQUAL_TOL:
+                return 'MISSED'
+        return 'met'
+
     def verdict(self):
         m = self.med_shares()
         if m is None:
             return 'n/a (no valid run)'
+        if POLICY == POLICY_FAIR:
+            return self.fair_verdict(m)
         for got, want in zip(m, self.predicted):
             if want and abs(got / want - 1) > SHARE_EQUAL_TOL:
                 return 'MISSED'
@@ -733,8 +880,22 @@ class Share:
     def target(self):
         parts = []
         if POLICY == POLICY_FAIR:
-            return 'each within %d %% of its weight' % round(
-                SHARE_EQUAL_TOL * 100)
+            tol = round(SHARE_EQUAL_TOL * 100)
+            if self.idle():
+                parts.append('idle share above 0 and under %g %%' % (
+                    SHARE_LOW_MAX * 100))
+            elif len(self.rqs) == 2:
+                parts.append('share ratio within %d %% of the weight '
+                             'ratio' % tol)
+            else:
+                parts.append('each share within %d %% of its weight' % tol)
+            lim = self.starve_limit()
+            parts.append('longest gap <= %.0f ms%s' % (
+                lim, '' if lim == FAIR_STARVE_MS else
+                ' (%.0f ms by the weights, +%d %%; %d ms cannot hold)' % (
+                    self.gap_bound, round((FAIR_GAP_ROOM - 1) * 100),
+                    FAIR_STARVE_MS)))
+            return ', '.join(parts)
         if sum(1 for p in self.predicted if p) > 1:
             parts.append('equal within %d %%' % round(SHARE_EQUAL_TOL * 100))
         if any(not p for p in self.predicted):
@@ -756,7 +917,8 @@ def share_list(runs, rr=True):
     for pol, prefix in SHARE_SETS:
         if pol == 'rr' and not rr:
             continue
-        for name, what, rqs in SHARES:
+        graded = FAIR_SHARES if POLICY == POLICY_FAIR and not prefix else []
+        for name, what, rqs in SHARES + graded:
             if pol == 'rr' and name == 'share-close':
                 continue
             name = prefix + name
@@ -790,8 +952,40 @@ SHARE_KEYS = (('equal', 'share-equal'), ('equal3', 'share-equal3'),
               ('raised', 'share-raised'))
 
 
+# FAIR's figures on the share: line: each graded row's measured ratio over
+# the weight ratio; for idle its share over its weight's.
+FAIR_KEYS = (('n1', 'share-n1'), ('n5', 'share-n5'), ('n10', 'share-n10'),
+             ('n19', 'share-n19'), ('idle', 'share-idle'),
+             ('raised', 'share-raised'))
+
+
+def fair_share_line(by):
+    parts = ['fair']
+    for key, name in FAIR_KEYS:
+        s = by.get(name)
+        m = s.med_shares() if s else None
+        if not m:
+            parts.append('%s=n/a' % key)
+        elif s.idle():
+            parts.append('%s=%.2f' % (key, m[-1] / s.predicted[-1]))
+        else:
+            parts.append('%s=%.2f' % (key, s.ratio()))
+    # The longest wait where the weights allow FAIR_STARVE_MS, then the
+    # rows whose weights make it longer.
+    gaps = [med(s.starve) for s in by.values()
+            if s.starve and s.starve_limit() == FAIR_STARVE_MS]
+    parts.append('starve_ms=%s' % ('%.0f' % max(gaps) if gaps else 'n/a'))
+    for key, name in (('n19', 'share-n19'), ('idle', 'share-idle')):
+        s = by.get(name)
+        parts.append('%s_gap_ms=%s' % (key, '%.0f' % med(s.starve)
+                                       if s and s.starve else 'n/a'))
+    return 'share: ' + ' '.join(parts)
+
+
 def share_line(shares):
     by = {s.name: s for s in shares}
+    if POLICY == POLICY_FAIR:
+        return fair_share_line(by)
     parts = []
     for pol, prefix in SHARE_SETS:
         if prefix + 'share-equal' not in by:
@@ -953,6 +1147,7 @@ def machine(info, host, scens):
 
 SHARE_RQS = {prefix + name: rqs for _, prefix in SHARE_SETS
              for name, _, rqs in SHARES}
+SHARE_RQS.update((name, rqs) for name, _, rqs in FAIR_SHARES)
 
 
 def is_share(scen):
@@ -1037,6 +1232,8 @@ class Verdict:
         self.cells = sweep_cells(runs)
         self.shares = share_list(runs, rr)
         problems = list(errors)
+        # The share runs' own, for a line whose shares alone are gated.
+        self.share_problems = []
         for name in sorted(runs):
             for run, r in sorted(runs[name].items()):
                 if is_share(name):
@@ -1048,6 +1245,10 @@ class Verdict:
                         name, run, '; '.join(why),
                         (' (' + ' '.join(r['stderr'])[:200] + ')')
                         if r['stderr'] else ''))
+                    if is_share(name):
+                        self.share_problems.append(problems[-1])
+        self.share_problems += ['no valid run of: %s' % s.name
+                                for s in self.shares if not s.recs]
         missing = [s.name for s in self.scens if s.ratio is None] + \
             ['depth %d%s' % (d, ' lowered' if low else '')
              for (d, low), s in sorted(self.depths.items())
@@ -1068,7 +1269,9 @@ class Verdict:
 class Line:
     """Another kernel line's boots (--line LABEL=DIR): its default one
     (FIFO) and its FAIR one, each judged on its own, their rows labelled
-    "LABEL fifo" and "LABEL fair". Its verdicts are only reported."""
+    "LABEL fifo" and "LABEL fair". Its verdicts are only reported, but for
+    the shares under FAIR (the graded GPU nice of issue 26): a void share
+    run or a missed share target there fails as this line's own do."""
 
     def __init__(self, spec):
         self.label, _, self.dir = spec.partition('=')
@@ -1081,11 +1284,17 @@ class Line:
                 load_log(path, runs, info, errors, '')
             else:
                 errors.append('no %s' % path)
+            gate = pol == POLICY_FAIR
             with judged(pol):
                 v = Verdict(runs, errors, rr=False)
                 self.sets.append(dict(
                     name=name, info=info, problems=v.problems,
-                    missed=v.missed,
+                    missed=v.missed, gate=gate,
+                    gated_problems=(errors + v.share_problems) if gate
+                    else [],
+                    gated_missed=[s.name for s in v.shares
+                                  if s.verdict() == 'MISSED'] if gate
+                    else [],
                     tables=(scenario_rows(v.scens), depth_rows(v.depths),
                             sweep_rows(v.cells), share_rows(v.shares)),
                     lines=(share_line(v.shares), effect_line(v.scens))))
@@ -1140,7 +1349,8 @@ def main():
         for ln in lines:
             for st in ln.sets:
                 for i, t in enumerate(st['tables']):
-                    tables[i] += labelled(st['name'], t, gated=False)
+                    tables[i] += labelled(st['name'], t, gated=st['gate']
+                                          and t is st['tables'][-1])
     table, dtable, stable, shtable = tables
     HEAD_, DEPTH_HEAD_, SWEEP_HEAD_, SHARE_HEAD_ = heads
     mach = machine(info, host, scens)
@@ -1154,7 +1364,8 @@ def main():
     other = ['[%s] %s' % (st['name'], x) for ln in lines for st in ln.sets
              for x in st['lines']]
     other_problems = ['%s: %s' % (st['name'], p) for ln in lines
-                      for st in ln.sets for p in st['problems']]
+                      for st in ln.sets for p in st['problems']
+                      if p not in st['gated_problems']]
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
     png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
@@ -1168,7 +1379,11 @@ def main():
         print()
         print_table(t_head, t)
     print()
-    problems, missed = v.problems, v.missed
+    problems = v.problems + ['%s: %s' % (st['name'], p) for ln in lines
+                             for st in ln.sets
+                             for p in st['gated_problems']]
+    missed = v.missed + ['%s %s' % (st['name'], m) for ln in lines
+                         for st in ln.sets for m in st['gated_missed']]
     for p in problems:
         print('report: ' + p)
     for p in other_problems:

@@ -124,14 +124,18 @@ struct options {
 };
 
 /*
- * Jobs per run queue, from simgpu's drm_simgpu_submit.rq, and per priority
- * armed (.priority).
+ * Jobs per run queue, from simgpu's drm_simgpu_submit.rq, per priority
+ * armed (.priority) and per GPU nice the entity had (.nice: its weight
+ * under drm_sched's FAIR policy).
  */
 #define NUM_RQ	5	/* kernel, high, normal, low, none or unknown */
+#define NICE_MIN	(-20)
+#define NUM_NICE	(SIMGPU_NICE_IDLE - NICE_MIN + 2)	/* + unknown */
 
 struct rq_count {
 	unsigned long long n[NUM_RQ];
 	unsigned long long pr[NUM_RQ];
+	unsigned long long nice[NUM_NICE];
 };
 
 struct frame_stats {
@@ -168,6 +172,7 @@ struct hog_stats {
 	long long start_ns, stop_ns;
 	bool closed;		/* closed at the mark, jobs still queued */
 	unsigned int prio;
+	int nice;		/* of the last job armed */
 	struct rq_count rq;
 	int err;
 };
@@ -198,14 +203,52 @@ static const char *rq_name(unsigned int rq)
 	return rq < NUM_RQ - 1 ? prio_names[rq] : "none";
 }
 
+static unsigned int nice_index(int nice)
+{
+	if (nice < NICE_MIN || nice > SIMGPU_NICE_IDLE)
+		return NUM_NICE - 1;
+	return (unsigned int)(nice - NICE_MIN);
+}
+
+/* A GPU nice as gpuload prints it: the number, idle or unknown. */
+static void print_nice(unsigned int i)
+{
+	if (i == NUM_NICE - 1)
+		fputs("unknown", stdout);
+	else if ((int)i + NICE_MIN == SIMGPU_NICE_IDLE)
+		fputs("idle", stdout);
+	else
+		printf("%d", (int)i + NICE_MIN);
+}
+
+static void count_job(struct rq_count *c, const struct drm_simgpu_submit *s)
+{
+	c->n[rq_index(s->rq)]++;
+	c->pr[rq_index(s->priority)]++;
+	c->nice[nice_index(s->nice)]++;
+}
+
+/* " rq_Q=N... pr_Q=N... nice_jobs=NICE:N,..." (the non-zero nices) */
 static void print_rq(const char *prefix, const struct rq_count *c)
 {
+	const char *sep = "";
 	unsigned int i;
 
 	for (i = 0; i < NUM_RQ; i++)
 		printf(" %srq_%s=%llu", prefix, rq_name(i), c->n[i]);
 	for (i = 0; i < NUM_RQ; i++)
 		printf(" %spr_%s=%llu", prefix, rq_name(i), c->pr[i]);
+	printf(" %snice_jobs=", prefix);
+	for (i = 0; i < NUM_NICE; i++) {
+		if (!c->nice[i])
+			continue;
+		fputs(sep, stdout);
+		print_nice(i);
+		printf(":%llu", c->nice[i]);
+		sep = ",";
+	}
+	if (!*sep)
+		putchar('-');
 }
 
 static long long now_ns(void)
@@ -468,8 +511,7 @@ static long long frame_done(struct frame_stats *st, const struct options *o,
 	long long period = (long long)(NSEC_PER_SEC / o->fps);
 
 	st->prio = s->priority;
-	st->rq.n[rq_index(s->rq)]++;
-	st->rq.pr[rq_index(s->priority)]++;
+	count_job(&st->rq, s);
 	st->contended += s->engine_jobs > 0;
 	st->busy_ns += (long long)(w->end_ns - w->start_ns);
 	st->queued_ns[st->frames] = (long long)(w->start_ns - w->submit_ns);
@@ -629,21 +671,26 @@ static void hog_done(struct hog_stats *hs, const struct drm_simgpu_wait *w,
 }
 
 /*
- * A hog's job is armed: count its run queue and priority, print a change of
- * either (under FAIR the run queue never changes, the priority does).
+ * A hog's job is armed: count its run queue, priority and nice, print a
+ * change of any (under FAIR the run queue never changes, the priority and
+ * the nice do). The first job armed is a change: *last_rq starts as
+ * UINT_MAX.
  */
 static void hog_armed(struct hog_stats *hs, const struct drm_simgpu_submit *s,
 		      unsigned int *last_rq, const char *who)
 {
-	bool changed = s->rq != *last_rq || s->priority != hs->prio;
+	bool changed = s->rq != *last_rq || s->priority != hs->prio ||
+		       s->nice != hs->nice;
 
-	hs->rq.n[rq_index(s->rq)]++;
-	hs->rq.pr[rq_index(s->priority)]++;
+	count_job(&hs->rq, s);
 	hs->prio = s->priority;
+	hs->nice = s->nice;
 	if (!changed)
 		return;
-	printf("gpuload: %s rq=%s prio=%s at_ns=%lld\n", who,
-	       rq_name(rq_index(s->rq)), prio_name(s->priority), now_ns());
+	printf("gpuload: %s rq=%s prio=%s nice=", who,
+	       rq_name(rq_index(s->rq)), prio_name(s->priority));
+	print_nice(nice_index(s->nice));
+	printf(" at_ns=%lld\n", now_ns());
 	fflush(stdout);
 	*last_rq = s->rq;
 }

@@ -14,8 +14,11 @@
  * task through the drm_sched helpers of the series: set from
  * drm_sched_task_priority() when the file is opened, refreshed with
  * drm_sched_entity_refresh_priority() at every submission, just before the
- * job is armed. That is what amdgpu does for a gfx context on its normal
- * pipe (one scheduler per ring, shared by the entities of every client);
+ * job is armed; on a drm_sched with an entity GPU nice (the 7.3 series),
+ * drm_sched_entity_refresh_task() instead, which under the FAIR policy
+ * gives the entity the task's GPU nice as its weight. That is what amdgpu
+ * does for a gfx context on its normal pipe (one scheduler per ring,
+ * shared by the entities of every client);
  * amdgpu puts HIGH on its high-priority pipe, another scheduler, and a
  * compute entity that has several schedulers is never moved while busy.
  * xe does not use these helpers: it gives the GuC a new priority for the
@@ -74,6 +77,10 @@
 #include <drm/gpu_scheduler.h>
 
 #include "simgpu_drm.h"
+
+#ifdef DRM_SCHED_NICE_IDLE
+static_assert(SIMGPU_NICE_IDLE == DRM_SCHED_NICE_IDLE);
+#endif
 
 #define SIMGPU_MAX_ENGINES	8
 /* The scheduler's limit; run_job can hand no more than this at once. */
@@ -405,9 +412,11 @@ static void simgpu_postclose(struct drm_device *drm, struct drm_file *file)
 /*
  * The run queue @entity is on, as the index of its scheduler's run queue
  * (DRM_SCHED_PRIORITY_*): where the scheduler looks for its jobs, whatever
- * entity->priority says.
+ * entity->priority says; and in @nice the entity's GPU nice, read under the
+ * same lock as the FAIR policy reads it when it charges the entity's GPU
+ * time.
  */
-static u32 simgpu_entity_rq(struct drm_sched_entity *entity)
+static u32 simgpu_entity_rq(struct drm_sched_entity *entity, s32 *nice)
 {
 	struct drm_gpu_scheduler *sched;
 	u32 i, index = SIMGPU_RQ_NONE;
@@ -419,8 +428,28 @@ static u32 simgpu_entity_rq(struct drm_sched_entity *entity)
 			if (sched->sched_rq[i] == entity->rq)
 				index = i;
 	}
+#ifdef DRM_SCHED_NICE_IDLE
+	*nice = entity->nice;
+#else
+	*nice = 0;
+#endif
 	spin_unlock(&entity->lock);
 	return index;
+}
+
+/*
+ * The submitting task's priority now: its band's run queue under FIFO and
+ * round robin (the entity moves if it changed), and on a drm_sched with an
+ * entity GPU nice its nice as the weight under FAIR.
+ */
+static void simgpu_entity_follow_task(struct drm_sched_entity *entity)
+{
+#ifdef DRM_SCHED_NICE_IDLE
+	drm_sched_entity_refresh_task(entity, current);
+#else
+	drm_sched_entity_refresh_priority(entity,
+					  drm_sched_task_priority(current));
+#endif
 }
 
 static unsigned int simgpu_engine_num_jobs(struct simgpu_engine *engine)
@@ -445,7 +474,7 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	u64 handle;
 	int ret;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->pad || args->pad2)
 		return -EINVAL;
 	if (!args->duration_ns || args->duration_ns > SIMGPU_MAX_JOB_NS)
 		return -EINVAL;
@@ -483,13 +512,11 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	}
 	sfile->next_handle++;
 
-	/* The task's priority now, moving the entity if it changed. */
-	drm_sched_entity_refresh_priority(entity,
-					  drm_sched_task_priority(current));
+	simgpu_entity_follow_task(entity);
 	drm_sched_job_arm(&job->base);
 	job->done = dma_fence_get(&job->base.s_fence->finished);
 	args->priority = READ_ONCE(entity->priority);
-	args->rq = simgpu_entity_rq(entity);
+	args->rq = simgpu_entity_rq(entity, &args->nice);
 	args->handle = handle;
 	/* The scheduler's reference, dropped by free_job. */
 	kref_get(&job->ref);

@@ -17,6 +17,8 @@
 #define SIMGPU_MAX_JOB_NS	1000000000ULL	/* 1 s */
 /* drm_simgpu_submit.rq when the entity was on no run queue */
 #define SIMGPU_RQ_NONE		0xffffffffU
+/* drm_simgpu_submit.nice of an entity in the idle class (DRM_SCHED_NICE_IDLE) */
+#define SIMGPU_NICE_IDLE	20
 
 /**
  * struct drm_simgpu_submit - queue one job
@@ -35,6 +37,11 @@
  * @engine_jobs: out, how many jobs the engine had been handed and not ended
  *	when this one was submitted (other files' jobs, or this file's own
  *	earlier ones): non-zero is a witness of contention
+ * @nice: out, the entity's GPU nice when the job was armed, read under its
+ *	  lock with @rq: what weighs its GPU time under drm_sched's FAIR
+ *	  policy (-20..19, SIMGPU_NICE_IDLE for the idle class); 0 on a
+ *	  drm_sched without an entity nice (6.12)
+ * @pad2: must be 0
  */
 struct drm_simgpu_submit {
 	__u64 duration_ns;
@@ -45,6 +52,8 @@ struct drm_simgpu_submit {
 	__u32 pad;
 	__u32 rq;
 	__u32 engine_jobs;
+	__s32 nice;
+	__u32 pad2;
 };
 
 /**

@@ -785,6 +785,7 @@ static void test_errors(unsigned int engines)
 		{ { .duration_ns = SIMGPU_MAX_JOB_NS + 1 }, "1 s + 1 ns" },
 		{ { .duration_ns = MS, .flags = 1 }, "flags" },
 		{ { .duration_ns = MS, .pad = 1 }, "pad" },
+		{ { .duration_ns = MS, .pad2 = 1 }, "pad2" },
 		{ { .duration_ns = MS, .engine = ~0U }, "engine ~0" },
 	};
 	struct drm_simgpu_wait w;
