@@ -684,12 +684,15 @@ def predicted_shares(clients):
 
 
 def fair_gap_ms(clients, i, job_ms, credits):
-    """Under FAIR, how long client i, always ready, can wait for a job:
-    after one job of its own the others run until their virtual runtime
-    catches up (their weights over its, times its job), behind up to
-    credits jobs already handed to the engine."""
+    """Under FAIR, how long client i, always ready, can wait for a job.
+    The run queue charges an entity's GPU time when it next pops a job of
+    it, from the time of the jobs that ended by then: so the entity can get
+    up to credits jobs to the engine before the first is charged, and then
+    waits while the others run the weighted time of all of them (their
+    weights over its, times its jobs), behind up to credits jobs already
+    handed to the engine."""
     w = [fair_weight(c) for c in clients]
-    return (sum(w) - w[i]) / w[i] * job_ms + credits * job_ms
+    return credits * job_ms * ((sum(w) - w[i]) / w[i] + 1)
 
 
 def num(v):
