@@ -7,14 +7,19 @@
 ##                      CONFIG_GPUPRIO, an upstream (kernel.org) 6.12 tarball
 ##   CHECK_DIR=dir      where make check writes its TAP ($OUT/check)
 ##   CHECK_SUITES="..." what make check runs (default: check-guest check-host
-##                      check-amdgpu check-patches check-7.3)
+##                      check-amdgpu check-patches check-7.3; LINE=7.3:
+##                      check-guest check-policies check-patches)
 CHECK_DIR ?= $(LOUT)/check
 ifeq ($(LINE),6.12)
 CHECK_SUITES ?= check-guest check-host check-amdgpu check-patches check-7.3
 else
-# make check LINE=7.3: the 7.3 line's guest and series (not in make check).
-CHECK_SUITES ?= check-guest check-patches
+# make check LINE=7.3: the 7.3 line alone, as make check runs it.
+CHECK_SUITES ?= check-guest check-policies check-patches
 endif
+# The subdirectories of $(CHECK_DIR) with a guest of their own, for
+# tests/summarize.py: the policy boots, and the 7.3 line's results.
+CHECK_SUBDIRS := $(if $(filter check-policies,$(CHECK_SUITES)),rr fair) \
+	$(if $(filter check-7.3,$(CHECK_SUITES)),7.3 7.3/rr 7.3/fair)
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check on 2 cores (see README, Time and disk).
 EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
@@ -22,12 +27,13 @@ EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
-.PHONY: check check-extra check-host check-amdgpu check-7.3 kunit-7.3 \
+.PHONY: check check-extra check-host check-amdgpu check-7.3 check-policies \
+	kunit-7.3 \
 	check-arm64 check-nogpuprio check-ktar
 check: deps
 	@rm -rf $(CHECK_DIR) && mkdir -p $(CHECK_DIR)
 	@$(MAKE) -k --no-print-directory $(CHECK_SUITES) || true
-	@tests/summarize.py $(CHECK_DIR)
+	@tests/summarize.py $(CHECK_DIR) $(CHECK_SUBDIRS)
 
 # The same summary for the extra suites, in $(OUT)/check-extra; they need
 # the test kernel and initramfs, which they build like make check.
@@ -65,19 +71,50 @@ check-amdgpu: $(INITRD) | deps
 	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(OUT)/amdgpu $(INITRD) \
 		$(CHECK_DIR)/amdgpu-kunit > $(CHECK_DIR)/host-amdgpu-kunit.tap
 
-##   make kunit-7.3     Linux 7.3 drm_sched KUnit with patches/7.3, under
-##                      the RR, FIFO and FAIR run-queue policies (QEMU)
-##   make check-7.3     the same as TAP for make check
-# Linux 7.3 (Debian's linux-source-7.3): patches/7.3/series committed on the
-# pristine source as make tree does, then upstream's drm_sched KUnit suites
-# and the series' own in QEMU, once per gpu_sched.sched_policy
-# (scripts/kunit-7.3.sh).
+##   make check-7.3     the Linux 7.3 line: make check LINE=7.3's suites, its
+##                      results in $CHECK_DIR/7.3
+# Its test kernel (Debian's linux-source-7.3 with patches/7.3) boots with
+# every guest suite under drm_sched's default policy (FIFO), then again
+# under round robin and FAIR (check-policies); the same gpunice binaries
+# as the 6.12 guest's; its series through make patches.
+check-7.3: | deps
+	@$(only_612)
+	@mkdir -p $(CHECK_DIR)/7.3
+	@$(MAKE) -k --no-print-directory LINE=7.3 CHECK_DIR=$(CHECK_DIR)/7.3 \
+		check-guest check-policies check-patches || true
+	@$(call placeholder,host-same-gpunice)
+	@tests/same-gpunice.sh $(TESTBIN) $(OUT)/7.3/guest-bin \
+		> $(CHECK_DIR)/host-same-gpunice.tap || true
+
+##   make check-policies  LINE=7.3: the test kernel again under round robin
+##                      and FAIR, drm_sched's KUnit and simgpu, in
+##                      $CHECK_DIR/rr and $CHECK_DIR/fair
+# gpu_sched.sched_policy is read-only once booted: a boot per policy, with
+# the suites whose results depend on it. tests/policy-boot.sh checks that
+# each boot, the default one too, ran under its policy and ran drm_sched's
+# KUnit suites.
+check-policies: $(KSTAMP) $(INITRD)
+	@$(call placeholder,host-policy-fifo)
+	@tests/policy-boot.sh $(CHECK_DIR)/console.log 1 FIFO \
+		> $(CHECK_DIR)/host-policy-fifo.tap || true
+	@for p in rr:0:RR fair:2:FAIR; do \
+		d=$(CHECK_DIR)/$${p%%:*}; n=$${p#*:}; mkdir -p $$d; \
+		GUEST_APPEND="gpu_sched.sched_policy=$${n%:*} \
+			gpunice.suites=70-simgpu,kunit $(GUEST_APPEND)" \
+			tests/run-guest.sh $(BZIMAGE) $(INITRD) $$d; \
+		tests/policy-boot.sh $$d/console.log $${n%:*} $${n#*:} \
+			> $$d/host-policy.tap; \
+	done; true
+
+##   make kunit-7.3     the 7.3 line's drm_sched KUnit alone, in a small
+##                      KUnit kernel (kunit.py), under RR, FIFO and FAIR
+# Faster than a test kernel for work on drm_sched (scripts/kunit-7.3.sh):
+# patches/7.3/series committed on the pristine source as make tree does,
+# then upstream's drm_sched KUnit suites and the series' own in QEMU, once
+# per gpu_sched.sched_policy. Not in make check, which runs the same
+# suites in the 7.3 test kernel (check-policies).
 kunit-7.3: | deps
 	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT)
-check-7.3: | deps
-	@$(call placeholder,host-kunit-7.3)
-	@JOBS=$(JOBS) KTAR73='$(KTAR73)' scripts/kunit-7.3.sh $(OUT) \
-		> $(CHECK_DIR)/host-kunit-7.3.tap 2>&1 || true
 
 ## Suites of make check-extra, one by one:
 ##   make check-arm64   arm64 compile check of the syscall wiring

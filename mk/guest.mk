@@ -34,25 +34,18 @@ $(TESTBIN)/nosys-guard: tests/host/nosys-guard.c $(KSTAMP)
 
 # gpunice and its examples, static, under the names the guest tests use.
 # tools/gpunice's own make decides what to rebuild; a copy is replaced only
-# when it differs, so that an unchanged one keeps its time.
+# when it differs, so that an unchanged one keeps its time. One build for
+# both kernel lines ($(OUT)/gpunice, no kernel headers): the binaries take
+# the calls' numbers from the running kernel (kernel.gpuprio_syscalls), so
+# the 7.3 guest runs the very files the 6.12 guest runs.
 GPUNICE_OUT := $(OUT)/gpunice
-# On the 7.3 line the guest's copies take the calls' numbers from that
-# kernel's headers: the fallback numbers of <gpuprio.h> are 6.12's.
-ifeq ($(LINE),6.12)
-GUEST_GPUNICE_OUT := $(GPUNICE_OUT)
-GUEST_GPUNICE_CFLAGS :=
-else
-GUEST_GPUNICE_OUT := $(LOUT)/gpunice
-GUEST_GPUNICE_CFLAGS := -isystem $(HDRS)/include
-$(TESTBIN)/gpunice: $(KSTAMP)
-endif
 $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
 	@mkdir -p $(TESTBIN)
 	@$(MAKE) -s --no-print-directory -C tools/gpunice static \
-		O=$(GUEST_GPUNICE_OUT) CFLAGS="-O2 -Werror $(GUEST_GPUNICE_CFLAGS)"
+		O=$(GPUNICE_OUT) CFLAGS="-O2 -Werror"
 	@for p in gpunice gpuprio-tabs gpuprio-threads; do \
-		cmp -s $(GUEST_GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p || \
-		cp $(GUEST_GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p; done
+		cmp -s $(GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p || \
+		cp $(GPUNICE_OUT)/$$p-static $(TESTBIN)/$$p; done
 GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
 	$(TESTBIN)/gpuprio-threads
 
@@ -78,13 +71,11 @@ initramfs: $(INITRD)
 
 # Everything scripts/mkinitramfs.sh copies in: the guest's scripts and
 # suites, the shell test library, the rendered man pages, and (from the
-# kernel tree, through the stamp) the i915 mock subtests, on 6.12 only:
-# the 7.3 test config has no i915 yet.
+# kernel tree, through the stamp) the i915 mock subtests.
 GUEST_FILES := $(shell find tests/guest tests/lib man -type f 2>/dev/null) \
 	tests/i915-mock-params.sh scripts/mkinitramfs.sh
 $(INITRD): $(GUEST_PROGS) $(GUEST_FILES) $(KSTAMP)
-	@scripts/mkinitramfs.sh $@ $(TESTBIN) tests/guest \
-		$(if $(filter 6.12,$(LINE)),$(KDIR))
+	@scripts/mkinitramfs.sh $@ $(TESTBIN) tests/guest $(KDIR)
 
 ## Run:
 ##   make check-guest   boot the test kernel and run the guest suites
@@ -94,9 +85,9 @@ SUITES ?=
 comma := ,
 SUITES_APPEND := $(if $(strip $(SUITES)),gpunice.suites=$(subst $(eval) ,$(comma),$(strip $(SUITES))))
 check-guest: $(KSTAMP) $(INITRD)
-	@GUEST_APPEND="$(if $(filter 6.12,$(LINE)),$$(tests/i915-mock-params.sh \
-		$(KDIR))) $(GUEST_APPEND) $(SUITES_APPEND)" \
-		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(LOUT)/check
+	@GUEST_APPEND="$$(tests/i915-mock-params.sh $(KDIR)) $(GUEST_APPEND) \
+		$(SUITES_APPEND)" \
+		tests/run-guest.sh $(BZIMAGE) $(INITRD) $(CHECK_DIR)
 
 ##   make vm            boot the test kernel with a shell on the console
 ##   GUEST_APPEND=      kernel command line added, e.g. gpunice.suites=20-gpunice

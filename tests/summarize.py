@@ -2,13 +2,17 @@
 """Judge a make check run: read every TAP/KTAP result and the guest console,
 print one line per suite, the failures, and the final count line.
 
-usage: summarize.py [--host-only] <result dir>
+usage: summarize.py [--host-only] <result dir> [SUB...]
        summarize.py --kernel-trouble <console log>
 
 
 <result dir>/host-*.tap     TAP from the host suites (tests/run-host.sh)
 <result dir>/console.log    the guest console: suites framed by @@ markers
-Exit status 0 only if nothing failed and the guest reported (--host-only:
+<result dir>/SUB/...        the same for each SUB named: another kernel
+                            line or boot (make check: 7.3, the 7.3 line,
+                            and 7.3/rr, 7.3/fair, its boots under other
+                            drm_sched policies), its suites named SUB/suite
+Exit status 0 only if nothing failed and every guest reported (--host-only:
 there is no guest, for make check-extra). --kernel-trouble prints the
 lines of a console log that mean the kernel misbehaved, the one definition
 every suite that reads a console uses, and exits 1 if there is any.
@@ -109,59 +113,82 @@ def print_kernel_trouble(path):
     return 1 if trouble else 0
 
 
-def main():
-    if sys.argv[1] == '--kernel-trouble':
-        sys.exit(print_kernel_trouble(sys.argv[2]))
-    # --host-only: a run without a guest (make check-extra)
-    host_only = sys.argv[1] == '--host-only'
-    results = sys.argv[2] if host_only else sys.argv[1]
+def host_suites(results, prefix):
     suites = []
-
     for f in sorted(os.listdir(results)):
         if f.startswith('host-') and f.endswith('.tap'):
-            s = Suite(f[:-4])
+            s = Suite(prefix + f[:-4])
             with open(os.path.join(results, f), errors='replace') as fp:
                 parse_tap(s, fp)
             if not (s.passed or s.failed or s.skipped):
                 s.fail('reported no result')
             suites.append(s)
+    return suites
 
-    console = []
-    guest = Suite('guest')
-    if not host_only:
-        path = os.path.join(results, 'console.log')
-        if os.path.exists(path):
-            with open(path, errors='replace') as fp:
-                console = [l.replace('\r', '') for l in fp]
-        if any(l.startswith('@@GUEST-DONE') for l in console):
-            guest.add('ok', 'the guest reported', None)
-        else:
-            guest.fail('the guest did not report (hung, panicked or not run)')
-        for name, lines, rc in guest_blocks(console):
-            s = Suite(name)
-            with open(os.path.join(results, name + '.tap'), 'w') as out:
-                out.writelines(lines)
-            parse_tap(s, lines)
-            if rc != 0 and not s.failed:
-                s.fail('exited with status %d' % rc)
-            if not (s.passed or s.failed or s.skipped):
-                s.fail('reported no result')
-            suites.append(s)
-        trouble, excused = kernel_trouble(console)
-        if trouble:
-            guest.fail('kernel log: ' + trouble[0])
-        elif console:
-            guest.add('ok', 'no panic, BUG or WARNING in the kernel log'
-                      ' (%d expected xe_rtp warning(s) set aside)' % excused,
-                      None)
-        suites.append(guest)
+
+def guest_suites(results, prefix):
+    """The suites of the guest console in results, then the guest itself;
+    and the console, for the failure report."""
+    suites, console = [], []
+    guest = Suite(prefix + 'guest')
+    path = os.path.join(results, 'console.log')
+    if os.path.exists(path):
+        with open(path, errors='replace') as fp:
+            console = [l.replace('\r', '') for l in fp]
+    if any(l.startswith('@@GUEST-DONE') for l in console):
+        guest.add('ok', 'the guest reported', None)
+    else:
+        guest.fail('the guest did not report (hung, panicked or not run)')
+    for name, lines, rc in guest_blocks(console):
+        s = Suite(prefix + name)
+        with open(os.path.join(results, name + '.tap'), 'w') as out:
+            out.writelines(lines)
+        parse_tap(s, lines)
+        if rc != 0 and not s.failed:
+            s.fail('exited with status %d' % rc)
+        if not (s.passed or s.failed or s.skipped):
+            s.fail('reported no result')
+        suites.append(s)
+    trouble, excused = kernel_trouble(console)
+    if trouble:
+        guest.fail('kernel log: ' + trouble[0])
+    elif console:
+        guest.add('ok', 'no panic, BUG or WARNING in the kernel log'
+                  ' (%d expected xe_rtp warning(s) set aside)' % excused,
+                  None)
+    suites.append(guest)
+    return suites, guest, (path, console)
+
+
+def main():
+    if sys.argv[1] == '--kernel-trouble':
+        sys.exit(print_kernel_trouble(sys.argv[2]))
+    # --host-only: a run without a guest (make check-extra)
+    host_only = sys.argv[1] == '--host-only'
+    args = sys.argv[2:] if host_only else sys.argv[1:]
+    results = args[0]
+    suites, troubled = [], []
+
+    # The result directory, then each subdirectory named: each with its
+    # guest, which must have reported.
+    dirs = [(results, '')] + [(os.path.join(results, sub), sub + '/')
+                              for sub in args[1:]]
+    for path, prefix in dirs:
+        os.makedirs(path, exist_ok=True)
+        suites += host_suites(path, prefix)
+        if host_only:
+            continue
+        got, guest, console = guest_suites(path, prefix)
+        suites += got
+        if guest.failed and console[1]:
+            troubled.append(console)
 
     for s in suites:
         print('%-28s %3d passed, %d failed, %d skipped' %
               (s.name, s.passed, s.failed, s.skipped))
         for f in s.failures:
             print('    FAILED: %s' % f)
-    if guest.failed and console:
+    for path, console in troubled:
         print('--- last 60 lines of %s ---' % path)
         sys.stdout.writelines(console[-60:])
         print('---')
