@@ -1009,7 +1009,63 @@ def share_line(shares):
     return 'share: ' + ' '.join(parts)
 
 
-def plot(results, scens, cells, runs):
+# kernel/sched/core.c's sched_prio_to_weight[] for CPU nice 0 to 19: CFS's
+# curve, beside the GPU nice weights of the plot's FAIR panel.
+CFS_WEIGHT = (1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70,
+              56, 45, 36, 29, 23, 18, 15)
+GRADED = re.compile(r'^share-n(\d+)$')
+
+
+def fair_points(shares):
+    """(nice, median, min, max) of the measured share ratio, nice 0 over
+    nice n, of the graded rows of a FAIR boot's shares."""
+    out = []
+    for s in shares:
+        m = GRADED.match(s.name)
+        ratios = [x[0] / x[1] for x in s.shares if x[1]]
+        if m and ratios:
+            out.append((int(m.group(1)), med(ratios), min(ratios),
+                        max(ratios)))
+    return sorted(out)
+
+
+def fair_panel(results, points):
+    """The plot's last panel: the share ratios FAIR gave busy clients at
+    GPU nice 0 and n, against the weights and CFS's."""
+    data = os.path.join(results, 'fair-shares.dat')
+    with open(data, 'w') as fp:
+        fp.write('# nice measured min max cfs\n')
+        for n, m, lo, hi in points:
+            fp.write('%d %.4f %.4f %.4f %.4f\n' % (
+                n, m, lo, hi, CFS_WEIGHT[0] / CFS_WEIGHT[n]))
+    cfs = os.path.join(results, 'cfs.dat')
+    with open(cfs, 'w') as fp:
+        for n, w in enumerate(CFS_WEIGHT):
+            fp.write('%d %.4f\n' % (n, CFS_WEIGHT[0] / w))
+    script = [
+        'set title "FAIR (7.3 line): GPU time of nice 0 over nice n, two '
+        'busy clients"', 'set xlabel "GPU nice n"',
+        'set ylabel "share ratio (log)"', 'set logscale y',
+        'set xrange [0:20]', 'set yrange [0.8:150]', 'set key top left',
+        'unset arrow 3', 'unset label 3', 'unset label 4']
+    if points:
+        script.append(
+            "plot %g**x with lines lw 2 title '%g^n (the series)', "
+            "'%s' using 1:2 with points pt 4 ps 1.2 lc rgb 'dark-gray' "
+            "title 'CFS weights (CPU nice)', '%s' using 1:2:3:4 with "
+            "yerrorbars pt 7 "
+            "ps 1.5 lc rgb 'red' title 'measured (simgpu)'" % (
+                FAIR_NICE_STEP, FAIR_NICE_STEP, cfs, data))
+    else:
+        script += ['set label 5 "no FAIR run" at graph 0.3, graph 0.5',
+                   'plot NaN notitle']
+    script.append('unset logscale y')
+    return script
+
+
+def plot(results, scens, cells, runs, fair=None):
+    """The figure: fps ratios, the sweep, the live run, and with fair (a
+    FAIR boot's share ratios, fair_points()) the graded shares."""
     if not shutil.which('gnuplot'):
         print('report: no gnuplot, no plot', file=sys.stderr)
         return None
@@ -1041,13 +1097,15 @@ def plot(results, scens, cells, runs):
             if recs[0]['marks']:
                 mark = float(recs[0]['marks'][-1]['t'])
     png = os.path.join(results, 'effect.png')
-    term = ('set terminal pngcairo size 1500,480 font ",10"'
-            if has_pngcairo() else 'set terminal png size 1500,480')
+    panels = 3 if fair is None else 4
+    size = '%d,480' % (500 * panels)
+    term = ('set terminal pngcairo size %s font ",10"' % size
+            if has_pngcairo() else 'set terminal png size %s' % size)
     script = [
         term, "set output '%s'" % png, 'set termoption noenhanced',
-        'set multiplot layout 1,3 title "gpunice make effect: foreground at '
+        'set multiplot layout 1,%d title "gpunice make effect: foreground at '
         '60 Hz with 2 ms jobs on simgpu (drm_sched), QEMU TCG; medians, bars '
-        'min-max"',
+        'min-max"' % panels,
         'set grid ytics',
         'set title "fps relative to the foreground alone"',
         'set yrange [0:1.1]', 'set ylabel "ratio"',
@@ -1087,6 +1145,8 @@ def plot(results, scens, cells, runs):
         # No valid live run (it is reported): an empty panel that says so.
         script += ['set xrange [0:1]', 'set label 4 "no valid live run" '
                    'at graph 0.3, graph 0.5', 'plot NaN notitle']
+    if fair is not None:
+        script += fair_panel(results, fair)
     script.append('unset multiplot')
     if not any(s.ratio is not None for s in scens[1:]) and not cells:
         print('report: nothing measured, no plot', file=sys.stderr)
@@ -1292,7 +1352,7 @@ class Line:
                 v = Verdict(runs, errors, rr=False)
                 self.sets.append(dict(
                     name=name, info=info, problems=v.problems,
-                    missed=v.missed, gate=gate,
+                    missed=v.missed, gate=gate, shares=v.shares,
                     gated_problems=(errors + v.share_problems) if gate
                     else [],
                     gated_missed=[s.name for s in v.shares
@@ -1371,8 +1431,10 @@ def main():
                       if p not in st['gated_problems']]
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
+    fair = [fair_points(st['shares']) for ln in lines for st in ln.sets
+            if st['gate']]
     png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
-               cells, runs)
+               cells, runs, fair[0] if fair else None)
 
     print()
     for m in mach:
