@@ -104,9 +104,54 @@ static int simgpu_open(void)
 	return fd;
 }
 
-/* 0 or the errno of the submission. */
+/*
+ * drm_sched's run-queue policy, gpu_sched.sched_policy: 0 round robin, 1
+ * FIFO (the default), 2 FAIR (on the 7.3 line); -1 if unreadable. Under
+ * round robin and FIFO each priority has its run queue and a higher one is
+ * always served first; under FAIR there is one run queue and the priority
+ * is a weight (sched_rq.c).
+ */
+#define POLICY_RR	0
+#define POLICY_FIFO	1
+#define POLICY_FAIR	2
+static int policy = -1;
+
+static const char *policy_name(int p)
+{
+	return p == POLICY_RR ? "RR" : p == POLICY_FIFO ? "FIFO" :
+	       p == POLICY_FAIR ? "FAIR" : "unknown";
+}
+
+/*
+ * The band a job was armed in, as a PRIO_* run queue: its entity's
+ * drm_sched priority, except under FAIR, where the series keeps a lowered
+ * task's entity NORMAL and weighs it by the task's GPU nice instead
+ * (drm_sched_entity_refresh_task()): there NORMAL at a positive nice or
+ * idle is the low band.
+ */
+static uint32_t armed_band(const struct drm_simgpu_submit *s)
+{
+	if (policy == POLICY_FAIR && s->priority == PRIO_NORMAL && s->nice > 0)
+		return PRIO_LOW;
+	return s->priority;
+}
+
+static int read_policy(void)
+{
+	FILE *f = fopen("/sys/module/gpu_sched/parameters/sched_policy", "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* 0 or the errno; @band: the band the job was armed in (armed_band()). */
 static int submit(int fd, uint64_t duration_ns, uint64_t *handle,
-		  uint32_t *priority)
+		  uint32_t *band)
 {
 	struct drm_simgpu_submit s = { .duration_ns = duration_ns };
 
@@ -114,14 +159,14 @@ static int submit(int fd, uint64_t duration_ns, uint64_t *handle,
 		return errno;
 	if (handle)
 		*handle = s.handle;
-	if (priority)
-		*priority = s.priority;
+	if (band)
+		*band = armed_band(&s);
 	return 0;
 }
 
 struct job {
 	uint64_t submit_ns, start_ns, end_ns, duration_ns;
-	uint32_t priority;
+	uint32_t band;	/* PRIO_*, armed_band() */
 	int owner;	/* which client submitted it */
 };
 
@@ -166,36 +211,6 @@ static unsigned int module_param(const char *name)
 	return v;
 }
 
-/*
- * drm_sched's run-queue policy, gpu_sched.sched_policy: 0 round robin, 1
- * FIFO (the default), 2 FAIR (on the 7.3 line); -1 if unreadable. Under
- * round robin and FIFO each priority has its run queue and a higher one is
- * always served first; under FAIR there is one run queue and the priority
- * is a weight (sched_rq.c).
- */
-#define POLICY_RR	0
-#define POLICY_FIFO	1
-#define POLICY_FAIR	2
-static int policy = -1;
-
-static const char *policy_name(int p)
-{
-	return p == POLICY_RR ? "RR" : p == POLICY_FIFO ? "FIFO" :
-	       p == POLICY_FAIR ? "FAIR" : "unknown";
-}
-
-static int read_policy(void)
-{
-	FILE *f = fopen("/sys/module/gpu_sched/parameters/sched_policy", "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
 
 static int set_gpuprio(pid_t tid, int prio)
 {
@@ -252,12 +267,12 @@ struct client {
 };
 
 static void client_record(struct client *c, int fd, uint64_t handle,
-			  uint32_t priority)
+			  uint32_t band)
 {
 	struct job *j = &c->log[c->count];
 
 	must(wait_job(fd, handle, INT64_MAX, j), "wait");
-	j->priority = priority;
+	j->band = band;
 	j->duration_ns = c->job_ns;
 	j->owner = c->id;
 	if (c->count < MAX_JOBS - 1)
@@ -268,7 +283,7 @@ static void *client_main(void *arg)
 {
 	struct client *c = arg;
 	uint64_t handles[64] = { 0 };
-	uint32_t prios[64] = { 0 };
+	uint32_t bands[64] = { 0 };
 	int fd, head = 0, tail = 0;
 
 	c->tid = syscall(SYS_gettid);
@@ -279,9 +294,9 @@ static void *client_main(void *arg)
 
 	if (!c->hog) {
 		while (c->count < c->frames && !*c->stop) {
-			must(submit(fd, c->job_ns, &handles[0], &prios[0]),
+			must(submit(fd, c->job_ns, &handles[0], &bands[0]),
 			     "submit");
-			client_record(c, fd, handles[0], prios[0]);
+			client_record(c, fd, handles[0], bands[0]);
 			sleep_ns(c->gap_ns);
 		}
 		close(fd);
@@ -290,14 +305,14 @@ static void *client_main(void *arg)
 	while (!*c->stop) {
 		while (tail - head < c->depth) {
 			must(submit(fd, c->job_ns, &handles[tail % 64],
-				    &prios[tail % 64]), "submit");
+				    &bands[tail % 64]), "submit");
 			tail++;
 		}
-		client_record(c, fd, handles[head % 64], prios[head % 64]);
+		client_record(c, fd, handles[head % 64], bands[head % 64]);
 		head++;
 	}
 	while (head < tail) {
-		client_record(c, fd, handles[head % 64], prios[head % 64]);
+		client_record(c, fd, handles[head % 64], bands[head % 64]);
 		head++;
 	}
 	close(fd);
@@ -508,9 +523,9 @@ static void test_order_and_bound(unsigned int credits)
 	run_collect(&r, all, 2);
 
 	for (i = 0; i < hog.count; i++)
-		low_ok &= hog.log[i].priority == PRIO_LOW;
-	tap(low_ok && hog.count > 0, "hog at nice 19 runs LOW (%d jobs)",
-	    hog.count);
+		low_ok &= hog.log[i].band == PRIO_LOW;
+	tap(low_ok && hog.count > 0,
+	    "hog at nice 19 runs in the low band (%d jobs)", hog.count);
 
 	bad = run_inversions(&r, credits, fg.id, hog.id, 0, example,
 			     sizeof(example));
@@ -583,16 +598,21 @@ static void test_order_and_bound(unsigned int credits)
  */
 static void test_priority_change(void)
 {
+	static const char *const names[] = {
+		[PRIO_HIGH] = "high", [PRIO_NORMAL] = "normal",
+		[PRIO_LOW] = "low",
+	};
 	static const struct {
 		int gpuprio;
-		uint32_t want;
-		const char *name;
+		uint32_t band;
+		int32_t nice;	/* the entity's under FAIR */
 	} steps[] = {
-		{ GPUPRIO_DEFAULT, PRIO_NORMAL, "normal" },
-		{ GPUPRIO_BE_NICE(10), PRIO_LOW, "low" },
-		{ GPUPRIO_BE_NICE(-5), PRIO_HIGH, "high" },
-		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), PRIO_LOW, "low" },
-		{ GPUPRIO_DEFAULT, PRIO_NORMAL, "normal" },
+		{ GPUPRIO_DEFAULT, PRIO_NORMAL, 0 },
+		{ GPUPRIO_BE_NICE(10), PRIO_LOW, 10 },
+		{ GPUPRIO_BE_NICE(-5), PRIO_HIGH, -5 },
+		{ GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0), PRIO_LOW,
+		  SIMGPU_NICE_IDLE },
+		{ GPUPRIO_DEFAULT, PRIO_NORMAL, 0 },
 	};
 	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
 	int fd = simgpu_open();
@@ -600,7 +620,12 @@ static void test_priority_change(void)
 
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		struct drm_simgpu_submit sub = { .duration_ns = 100 * US };
-		uint32_t rq = policy == POLICY_FAIR ? 0 : steps[i].want;
+		bool fair = policy == POLICY_FAIR;
+		/* Under FAIR the low band is NORMAL at its nice. */
+		uint32_t want = fair && steps[i].band == PRIO_LOW ?
+				PRIO_NORMAL : steps[i].band;
+		uint32_t rq = fair ? 0 : want;
+		int32_t nice = fair ? steps[i].nice : 0;
 		char val[64];
 
 		must(set_gpuprio(0, steps[i].gpuprio), "gpuprio_set");
@@ -608,11 +633,11 @@ static void test_priority_change(void)
 		     "submit");
 		must(wait_job(fd, sub.handle, INT64_MAX, NULL), "wait");
 		fdinfo(fd, "simgpu-priority-sim0", val, sizeof(val));
-		tap(sub.priority == steps[i].want && sub.rq == rq &&
-		    !strcmp(val, steps[i].name),
-		    "priority: gpuprio 0x%x applies at the next submission (armed %u, want %u; run queue %u, want %u under %s; fdinfo '%s')",
-		    steps[i].gpuprio, sub.priority, steps[i].want, sub.rq, rq,
-		    policy_name(policy), val);
+		tap(sub.priority == want && sub.rq == rq && sub.nice == nice &&
+		    !strcmp(val, names[want]),
+		    "priority: gpuprio 0x%x applies at the next submission (armed %u, want %u; run queue %u, want %u; nice %d, want %d under %s; fdinfo '%s')",
+		    steps[i].gpuprio, sub.priority, want, sub.rq, rq, sub.nice,
+		    nice, policy_name(policy), val);
 	}
 	close(fd);
 	if (saved >= 0)
@@ -655,10 +680,10 @@ static void test_busy_lowered(unsigned int credits)
 	for (i = 0; i < hog.count; i++) {
 		const struct job *j = &hog.log[i];
 
-		if (j->priority == PRIO_LOW && j->submit_ns < first_low)
+		if (j->band == PRIO_LOW && j->submit_ns < first_low)
 			first_low = j->submit_ns;
 		if (j->submit_ns < changed) {
-			before += j->priority == PRIO_NORMAL;
+			before += j->band == PRIO_NORMAL;
 			continue;
 		}
 		/*
@@ -670,7 +695,7 @@ static void test_busy_lowered(unsigned int credits)
 			continue;
 		}
 		after++;
-		wrong += j->priority != PRIO_LOW;
+		wrong += j->band != PRIO_LOW;
 	}
 	tap(before > 0 && after > 0 && !wrong,
 	    "busy hog lowered: every job submitted after the change is LOW (%d NORMAL before, %d after, %d not LOW)",
@@ -702,7 +727,7 @@ static void test_busy_raised(void)
 	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
 	uint64_t handle[2 * RAISED_JOBS], raised_ns = 0, last_end = 0;
 	struct job j[2 * RAISED_JOBS];
-	uint32_t prio[2 * RAISED_JOBS];
+	uint32_t band[2 * RAISED_JOBS];
 	int fd = simgpu_open(), i, err = 0, late = 0, wrong = 0;
 	int queued = 0;
 
@@ -711,8 +736,8 @@ static void test_busy_raised(void)
 		if (i == RAISED_JOBS)
 			must(set_gpuprio(0, GPUPRIO_BE_NICE(-5)),
 			     "gpuprio_set high");
-		must(submit(fd, 2 * MS, &handle[i], &prio[i]), "submit");
-		wrong += prio[i] != (i < RAISED_JOBS ? PRIO_LOW : PRIO_HIGH);
+		must(submit(fd, 2 * MS, &handle[i], &band[i]), "submit");
+		wrong += band[i] != (i < RAISED_JOBS ? PRIO_LOW : PRIO_HIGH);
 	}
 	for (i = 0; i < 2 * RAISED_JOBS; i++) {
 		int e = wait_job(fd, handle[i], 5000 * MS, &j[i]);
