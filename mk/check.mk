@@ -94,6 +94,7 @@ check-7.3: | deps
 # each boot, the default one too, ran under its policy and ran drm_sched's
 # KUnit suites.
 check-policies: $(KSTAMP) $(INITRD)
+	@mkdir -p $(CHECK_DIR)
 	@$(call placeholder,host-policy-fifo)
 	@tests/policy-boot.sh $(CHECK_DIR)/console.log 1 FIFO \
 		> $(CHECK_DIR)/host-policy-fifo.tap || true
