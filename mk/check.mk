@@ -82,6 +82,9 @@ check-7.3: | deps
 	@mkdir -p $(CHECK_DIR)/7.3
 	@$(MAKE) -k --no-print-directory LINE=7.3 CHECK_DIR=$(CHECK_DIR)/7.3 \
 		check-guest check-policies check-patches || true
+	@$(call placeholder,7.3/host-mutants)
+	@tests/mutants/mutants.py check --tap --line 7.3 $(OUT)/7.3/linux \
+		> $(CHECK_DIR)/7.3/host-mutants.tap || true
 	@$(call placeholder,host-same-gpunice)
 	@tests/same-gpunice.sh $(TESTBIN) $(OUT)/7.3/guest-bin \
 		> $(CHECK_DIR)/host-same-gpunice.tap || true

@@ -1,4 +1,5 @@
 ##   make mutants       each hook disabled in turn: do the tests notice?
+##                      (LINE=7.3: the 7.3 line's mutants on its tree)
 ##   MUTANTS="id ..."   only those; MUTANTS_DRY=1: check the snippets only
 ##   make mutants-check every mutant snippet still applies
 # Tests that can fail (tests/mutants/README): for each hook of the series, a
@@ -13,6 +14,7 @@
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
 else
+ifeq ($(LINE),6.12)
 mutants: $(KSTAMP) $(INITRD)
 	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(OUT)/amdgpu \
 		> $(OUT)/amdgpu-compile.tap || \
@@ -20,6 +22,14 @@ mutants: $(KSTAMP) $(INITRD)
 	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
 		--bin $(TESTBIN) --jobs $(JOBS) --amdgpu $(OUT)/amdgpu \
 		--initrd $(INITRD) $(MUTANTS)
+else
+# The 7.3 line (tests/mutants/7.3: its own and the shared ones) on its
+# test tree; the 7.3 series has no amdgpu.
+mutants: $(KSTAMP) $(INITRD)
+	@tests/mutants/mutants.py run --line $(LINE) --tree $(KDIR) \
+		--work $(LOUT)/mutants --bin $(TESTBIN) --jobs $(JOBS) \
+		--initrd $(INITRD) $(MUTANTS)
+endif
 endif
 mutants-check: $(KDIR)/.gpunice-files
-	@tests/mutants/mutants.py check $(KDIR) $(MUTANTS)
+	@tests/mutants/mutants.py check --line $(LINE) $(KDIR) $(MUTANTS)

@@ -2,13 +2,16 @@
 """make mutants: build a kernel with one hook of the series disabled at a
 time, run the suites that should notice, and say whether they did.
 
-usage: mutants.py check [--tap] <tree> [id ...]
-       mutants.py run --tree <tree> --work <dir> --bin <guest-bin> [id ...]
+usage: mutants.py check [--tap] [--line 7.3] <tree> [id ...]
+       mutants.py run [--line 7.3] --tree <tree> --work <dir>
+                      --bin <guest-bin> [id ...]
 
 Each tests/mutants/<id>.mutant names a file, the suites that should notice,
 an exact original snippet and its replacement (the hook reduced to stock
 behaviour); see tests/mutants/README. A snippet must be found exactly once:
 if not, the mutant is stale and the run stops before building anything.
+--line 7.3: the 7.3 line's mutants, tests/mutants/7.3/<id>.mutant and the
+6.12 ones tests/mutants/7.3/shared names, on the 7.3 test tree.
 
 check  applies every mutant to a copy of its file in memory and reverts it,
        without building: fast, part of make check's host suites (--tap).
@@ -35,7 +38,7 @@ COMPILE_ONLY = {'check-amdgpu'}
 # the mutant is applied to instead of the test kernel's: alone, as the only
 # suite of its mutant.
 AMDGPU_KUNIT = 'amdgpu-kunit'
-HEADER = re.compile(r'^(file|suites|hardware-only):\s*(.*)$')
+HEADER = re.compile(r'^(file|suites|hardware-only|args):\s*(.*)$')
 
 
 class Stale(Exception):
@@ -49,6 +52,7 @@ class Mutant:
         self.file = None
         self.suites = []
         self.hardware_only = None
+        self.args = ''
         self.original = ''
         self.replacement = ''
         self.parse()
@@ -75,6 +79,8 @@ class Mutant:
                         self.file = value
                     elif key == 'suites':
                         self.suites = value.split()
+                    elif key == 'args':
+                        self.args = value
                     else:
                         self.hardware_only = value
         if not self.file or not self.suites or not self.original:
@@ -109,16 +115,34 @@ class Mutant:
         return [s for s in self.suites if s not in COMPILE_ONLY]
 
 
-def load(ids=None):
-    names = sorted(f[:-len('.mutant')] for f in os.listdir(HERE)
-                   if f.endswith('.mutant'))
+def line_mutants(line):
+    """{id: path} of a kernel line's mutants: 6.12's in tests/mutants; the
+    7.3 line's in tests/mutants/7.3 and those of 6.12 its file "shared"
+    names (one id a line), whose snippets are the same on both lines."""
+    if line == '6.12':
+        return {f[:-len('.mutant')]: os.path.join(HERE, f)
+                for f in os.listdir(HERE) if f.endswith('.mutant')}
+    own = os.path.join(HERE, line)
+    out = {f[:-len('.mutant')]: os.path.join(own, f)
+           for f in os.listdir(own) if f.endswith('.mutant')}
+    with open(os.path.join(own, 'shared')) as fp:
+        for ln in fp:
+            ident = ln.split('#')[0].strip()
+            if ident:
+                out[ident] = os.path.join(HERE, ident + '.mutant')
+    return out
+
+
+def load(ids=None, line='6.12'):
+    paths = line_mutants(line)
+    names = sorted(paths)
     if ids:
         unknown = [i for i in ids if i not in names]
         if unknown:
             raise SystemExit('mutants: no such mutant: %s (have: %s)' %
                              (' '.join(unknown), ' '.join(names)))
         names = [n for n in names if n in ids]
-    return [Mutant(n, os.path.join(HERE, n + '.mutant')) for n in names]
+    return [Mutant(n, paths[n]) for n in names]
 
 
 def sha(data):
@@ -169,7 +193,7 @@ def check_one(m, tree, tests_root):
 
 
 def cmd_check(args):
-    mutants = load(args.ids)
+    mutants = load(args.ids, args.line)
     n = failed = 0
     for m in mutants:
         n += 1
@@ -304,8 +328,9 @@ class Runner:
             return None
         return out
 
-    def append(self, suites):
-        """Kernel command line selecting @suites (see tests/guest/init)."""
+    def append(self, suites, extra=''):
+        """Kernel command line selecting @suites (see tests/guest/init), and
+        a mutant's own arguments (@extra: its drm_sched policy)."""
         names = []
         kunit = None
         for s in suites:
@@ -317,6 +342,8 @@ class Runner:
         # A mutant that oopses must end the boot, not leave the guest, or
         # KUnit waiting on the dead case, until the timeout.
         words = ['gpunice.suites=' + ','.join(names), 'oops=panic']
+        if extra:
+            words.append(extra)
         words.append('kunit.filter_glob=' + kunit if kunit
                      else 'kunit.enable=0')
         if '50-i915-mock' in names:
@@ -330,13 +357,14 @@ class Runner:
                  self.linux], text=True, env=env).strip())
         return ' '.join(words)
 
-    def boot(self, name, suites, initrd):
-        """Boot with @suites; returns (verdict line or None, seconds)."""
+    def boot(self, name, suites, initrd, extra=''):
+        """Boot with @suites and @extra arguments; returns (verdict line or
+        None, seconds)."""
         results = os.path.join(self.work, 'results', name)
         if os.path.isdir(results):
             shutil.rmtree(results)
         os.makedirs(results)
-        env = dict(os.environ, GUEST_APPEND=self.append(suites),
+        env = dict(os.environ, GUEST_APPEND=self.append(suites, extra),
                    GUEST_TIMEOUT=self.timeout)
         start = time.time()
         sh([os.path.join(REPO, 'tests', 'run-guest.sh'),
@@ -420,12 +448,13 @@ def kunit_parent(results, leaf):
     return leaf
 
 
-def selection(suites):
-    return ' '.join(suites)
+def selection(m):
+    """What a mutant's boot runs: its suites and its kernel arguments."""
+    return ' '.join(m.run_suites() + ([m.args] if m.args else []))
 
 
 def cmd_run(args):
-    mutants = load(args.ids)
+    mutants = load(args.ids, args.line)
     r = Runner(args)
     started = time.time()
     r.sync()
@@ -465,13 +494,13 @@ def cmd_run(args):
     # Each suite selection must pass unmutated, or a kill means nothing.
     baselines = {}
     for m in reachable:
-        key = selection(m.run_suites())
+        key = selection(m)
         if key in baselines:
             continue
         name = 'baseline-%d' % len(baselines)
         initrd = r.initramfs(name, '70-simgpu' in m.run_suites(),
                              r.buildlog)
-        failure, secs = r.boot(name, m.run_suites(), initrd) \
+        failure, secs = r.boot(name, m.run_suites(), initrd, m.args) \
             if initrd else ('initramfs failed', 0)
         log('BASELINE %s: %s (%.0f s)' % (key, failure or 'passed', secs))
         if failure:
@@ -542,7 +571,7 @@ def run_one(r, m):
         if not initrd:
             return ('mutant %s: error (initramfs failed, see %s)' %
                     (m.id, logfile)), 'build %.0f s' % (t1 - t0)
-        failure, secs = r.boot(m.id, m.run_suites(), initrd)
+        failure, secs = r.boot(m.id, m.run_suites(), initrd, m.args)
         times = 'build %.0f s, guest %.0f s' % (t1 - t0, secs)
         if failure:
             return 'mutant %s: killed (%s)' % (m.id, failure), times
@@ -563,9 +592,11 @@ def main():
     sub = ap.add_subparsers(dest='cmd', required=True)
     c = sub.add_parser('check')
     c.add_argument('--tap', action='store_true')
+    c.add_argument('--line', default='6.12', choices=('6.12', '7.3'))
     c.add_argument('tree')
     c.add_argument('ids', nargs='*')
     r = sub.add_parser('run')
+    r.add_argument('--line', default='6.12', choices=('6.12', '7.3'))
     r.add_argument('--tree', required=True)
     r.add_argument('--work', required=True)
     r.add_argument('--bin', required=True)
