@@ -1364,12 +1364,16 @@ class Line:
 
     def machine(self):
         return ['%s: guest kernel %s; clocksource %s; hrtimer resolution '
-                '%s ns; drm_sched policy read in the guest: %s; the '
-                'targets are 6.12 FIFO\'s, only reported here' % (
+                '%s ns; drm_sched policy read in the guest: %s; shares: %s; '
+                'the light-foreground targets are 6.12 FIFO\'s, only '
+                'reported here%s' % (
                     s['name'], s['info'].get('kernel', '?'),
                     s['info'].get('clocksource', '?'),
                     s['info'].get('hrtimer_resolution_ns', '?'),
-                    s['info'].get('sched_policy', 'not booted'))
+                    s['info'].get('sched_policy', 'not booted'),
+                    s['info'].get('share', '?'),
+                    '; the share targets are FAIR\'s and gate the run'
+                    if s['gate'] else ', the share targets too')
                 for s in self.sets]
 
 
