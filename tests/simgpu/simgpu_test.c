@@ -645,6 +645,29 @@ static void test_priority_change(void)
 }
 
 /*
+ * (c) an entity takes the priority of the task that opens the file, before
+ * any submission: drm_sched_task_priority() at creation, the band under
+ * every policy (under FAIR the nice weighs from the first submission on,
+ * which refreshes the entity before its first job is armed).
+ */
+static void test_priority_at_open(void)
+{
+	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	char val[64];
+	int fd;
+
+	must(set_gpuprio(0, GPUPRIO_BE_NICE(10)), "gpuprio_set");
+	fd = simgpu_open();
+	fdinfo(fd, "simgpu-priority-sim0", val, sizeof(val));
+	tap(!strcmp(val, "low"),
+	    "priority: a file opened at GPU nice 10 starts in the low band, before any submission (fdinfo '%s')",
+	    val);
+	close(fd);
+	if (saved >= 0)
+		set_gpuprio(0, saved);
+}
+
+/*
  * (c) a busy hog (jobs always queued) lowered by another task while it
  * runs: its next job is armed LOW, and from then on no hog job is chosen
  * while a NORMAL frame is queued.
@@ -1016,6 +1039,7 @@ int main(int argc, char **argv)
 	test_timer();
 	test_errors(engines);
 	test_fdinfo();
+	test_priority_at_open();
 	test_priority_change();
 	test_order_and_bound(credits);
 	test_busy_lowered(credits);
