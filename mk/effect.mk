@@ -16,7 +16,9 @@ EFFECT_SECONDS ?= 5
 EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
 # The 7.3 line's rows (its FIFO boot, then FAIR: run-effect.sh ... fair)
-# join the tables; its targets and void runs are only reported.
+# join the tables; its light-foreground targets and void runs are only
+# reported, its FAIR shares gate (tests/effect/report.py, Line): a FAIR
+# boot that did not finish leaves them void, which fails the report.
 effect: deps
 	@$(only_612)
 	@$(MAKE) --no-print-directory kernel initramfs
@@ -28,7 +30,7 @@ effect: deps
 	@tests/effect/run-effect.sh $(OUT)/7.3/linux/arch/x86/boot/bzImage \
 		$(OUT)/7.3/initramfs.cpio.gz $(OUT)/7.3/effect \
 		$(EFFECT_RUNS) $(EFFECT_SECONDS) fair || \
-		echo "effect: the 7.3 line's boots failed (reported)"
+		echo "effect: the 7.3 line's boots failed (see the report)"
 	@tests/effect/report.py $(OUT)/effect --line 7.3=$(OUT)/7.3/effect \
 		--doc docs/EFFECT.md \
 		$(if $(filter 1,$(EFFECT_ALLOW_MISSED)),--allow-missed)
