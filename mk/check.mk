@@ -99,14 +99,14 @@ check-7.3: | deps
 check-policies: $(KSTAMP) $(INITRD)
 	@mkdir -p $(CHECK_DIR)
 	@$(call placeholder,host-policy-fifo)
-	@tests/policy-boot.sh $(CHECK_DIR)/console.log 1 FIFO \
+	@tests/policy-boot.sh $(CHECK_DIR)/console.log 1 \
 		> $(CHECK_DIR)/host-policy-fifo.tap || true
-	@for p in rr:0:RR fair:2:FAIR; do \
-		d=$(CHECK_DIR)/$${p%%:*}; n=$${p#*:}; mkdir -p $$d; \
-		GUEST_APPEND="gpu_sched.sched_policy=$${n%:*} \
+	@for p in rr:0 fair:2; do \
+		d=$(CHECK_DIR)/$${p%:*}; mkdir -p $$d; \
+		GUEST_APPEND="gpu_sched.sched_policy=$${p#*:} \
 			gpunice.suites=70-simgpu,kunit $(GUEST_APPEND)" \
 			tests/run-guest.sh $(BZIMAGE) $(INITRD) $$d; \
-		tests/policy-boot.sh $$d/console.log $${n%:*} $${n#*:} \
+		tests/policy-boot.sh $$d/console.log $${p#*:} \
 			> $$d/host-policy.tap; \
 	done; true
 
