@@ -3,8 +3,9 @@
 
 ## Tests:
 ##   make check         build everything, run all tests (host and guest)
-##   make check-extra   arm64 wiring, make deb/rpm/pacman, stock without
-##                      CONFIG_GPUPRIO, an upstream (kernel.org) 6.12 tarball
+##   make check-extra   arm64 wiring, make deb/rpm/pacman (deb on the 7.3
+##                      line too), stock without CONFIG_GPUPRIO, an upstream
+##                      (kernel.org) 6.12 tarball
 ##   CHECK_DIR=dir      where make check writes its TAP ($OUT/check)
 ##   CHECK_SUITES="..." what make check runs (default: check-guest check-host
 ##                      check-amdgpu check-patches check-7.3; LINE=7.3:
@@ -22,8 +23,8 @@ CHECK_SUBDIRS := $(if $(filter check-policies,$(CHECK_SUITES)),rr fair) \
 	$(if $(filter check-7.3,$(CHECK_SUITES)),7.3 7.3/rr 7.3/fair)
 # What make check-extra runs: a kernel tree each, too long for CI next to
 # make check on 2 cores (see README, Time and disk).
-EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-nogpuprio \
-	check-ktar
+EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-deb-7.3 \
+	check-nogpuprio check-ktar
 # A suite that dies before writing its TAP still counts as a failure.
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 

@@ -6,44 +6,48 @@
 ##                      $OUT/pacman; as a user, not root
 ##   KCONFIG_DEB=file DEB_CONFIG_ONLY=1 (only the config) LOCALMODCONFIG=1
 ##                      [LSMOD=file] (only loaded modules) KDEB_DEBUG_INFO=1
+##                      LINE=7.3 (the 7.3 line, in $OUT/7.3/deb and so on)
 # linux-image-<version>-gpuprio is built by the kernel's bindeb-pkg in its
-# own tree $(OUT)/deb/linux (scripts/make-deb.sh). Without /boot/config-*,
-# the running kernel's /proc/config.gz.
+# own tree $(LOUT)/deb/linux (scripts/make-deb.sh), from the line's source
+# and series. Without /boot/config-*, the running kernel's /proc/config.gz.
 KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 	/proc/config.gz)
 .PHONY: deb rpm pacman check-deb check-rpm check-pacman
 deb: deps
-	@$(only_612)
-	@JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) $(OUT)/deb/linux \
+	@JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) $(LOUT)/deb/linux \
 		$(abspath $(KCONFIG_DEB))
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
-		$(OUT)/deb/gpunice-build $(OUT)/deb)
-	$(if $(DEB_CONFIG_ONLY),,@echo "  DEB     install with: sudo apt install $(OUT)/deb/*.deb")
+		$(LOUT)/deb/gpunice-build $(LOUT)/deb)
+	$(if $(DEB_CONFIG_ONLY),,@echo "  DEB     install with: sudo apt install $(LOUT)/deb/*.deb")
 
 # make rpm and make pacman: the same from the same config, with the kernel's
-# binrpm-pkg (kernel-<release>, in $(OUT)/rpm) and pacman-pkg
-# (linux-gpuprio, in $(OUT)/pacman, as a user: makepkg refuses root), and
+# binrpm-pkg (kernel-<release>, in $(LOUT)/rpm) and pacman-pkg
+# (linux-gpuprio, in $(LOUT)/pacman, as a user: makepkg refuses root), and
 # gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
 rpm pacman: deps
-	@$(only_612)
-	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(KTAR) $(PRISTINE) \
-		$(OUT)/$@/linux $(abspath $(KCONFIG_DEB))
-	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(OUT)/$@/gpunice-build \
-		$(OUT)/$@)
+	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) \
+		$(LOUT)/$@/linux $(abspath $(KCONFIG_DEB))
+	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(LOUT)/$@/gpunice-build \
+		$(LOUT)/$@)
 	$(if $(DEB_CONFIG_ONLY),,@echo "  PKG     install with: $(if \
-		$(filter rpm,$@),sudo dnf install $(OUT)/rpm/*.rpm,sudo pacman \
-		-U $(OUT)/pacman/*.pkg.tar.zst)")
+		$(filter rpm,$@),sudo dnf install $(LOUT)/rpm/*.rpm,sudo pacman \
+		-U $(LOUT)/pacman/*.pkg.tar.zst)")
 
 ##   make check-deb check-rpm check-pacman   (make check-extra) the packages
-##                      from the small test config, inspected
+##                      from the small test config, inspected; LINE=7.3:
+##                      the 7.3 line's (make check-extra runs its deb)
+# The 7.3 line's results are named apart (host-deb-7.3), in the same
+# $(CHECK_DIR) as the 6.12 line's.
+LINE_TAP := $(if $(filter 7.3,$(LINE)),-7.3)
+.PHONY: check-deb-7.3
+check-deb-7.3:
+	@$(MAKE) --no-print-directory LINE=7.3 check-deb
 check-deb: $(KSTAMP)
-	@$(only_612)
-	@$(call placeholder,host-deb)
-	@JOBS=$(JOBS) tests/deb-check.sh $(KTAR) $(PRISTINE) $(KDIR) \
-		$(OUT)/deb-check > $(CHECK_DIR)/host-deb.tap
+	@$(call placeholder,host-deb$(LINE_TAP))
+	@JOBS=$(JOBS) tests/deb-check.sh $(LTAR) $(PRISTINE) $(KDIR) \
+		$(LOUT)/deb-check > $(CHECK_DIR)/host-deb$(LINE_TAP).tap
 check-rpm check-pacman: $(KSTAMP)
-	@$(only_612)
-	@$(call placeholder,host-$(@:check-%=%))
-	@JOBS=$(JOBS) tests/pkg-check.sh $(@:check-%=%) $(KTAR) $(PRISTINE) \
-		$(KDIR) $(OUT)/$(@:check-%=%)-check \
-		> $(CHECK_DIR)/host-$(@:check-%=%).tap
+	@$(call placeholder,host-$(@:check-%=%)$(LINE_TAP))
+	@JOBS=$(JOBS) tests/pkg-check.sh $(@:check-%=%) $(LTAR) $(PRISTINE) \
+		$(KDIR) $(LOUT)/$(@:check-%=%)-check \
+		> $(CHECK_DIR)/host-$(@:check-%=%)$(LINE_TAP).tap

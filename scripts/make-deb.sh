@@ -1,6 +1,6 @@
 #!/bin/sh
-# Build a linux-image package of Debian's 6.12 source with the series
-# applied, with the kernel's own 'make bindeb-pkg', in a tree of its own
+# Build a linux-image package of Debian's kernel source of a line (6.12 or
+# 7.3, as <pristine dir> is) with that line's series applied, with the kernel's own 'make bindeb-pkg', in a tree of its own
 # (never the QEMU test kernel's).
 #
 # usage: make-deb.sh <linux-source tarball> <pristine dir> <tree dir> <config>
@@ -58,18 +58,20 @@ cat <<EOF
 EOF
 
 mkdir -p "$outdir"
-step 1 "source: Debian's 6.12 with the series ($tree)"
 "$repo/scripts/sync-tree.sh" "$tarball" "$pristine" "$tree"
+# The line (6.12 or 7.3), read from the source rather than assumed.
+line=$(make -s -C "$tree" kernelversion | cut -d. -f1,2)
+step 1 "source: Debian's $line with the series ($tree)"
 
 step 2 "config: $config + CONFIG_GPUPRIO=y, LOCALVERSION=-gpuprio"
 case $from in
-6.12.*) ;;
+"$line".*) ;;
 *)	echo "          the config is from Linux ${from:-unknown}: olddefconfig" \
-		"drops what 6.12 does not"
+		"drops what $line does not"
 	echo "          know and gives defaults to what the config does not set" ;;
 esac
 # Sources older than the config's kernel (a 6.18 config on 6.12) drop
-# what 6.12 does not know and take defaults for the rest: olddefconfig.
+# what the source does not know and take defaults for the rest: olddefconfig.
 conf_text >"$tree/.config"
 cfg() { "$tree/scripts/config" --file "$tree/.config" "$@"; }
 # Debian's configs name certificates of Debian's own build tree: cleared.

@@ -53,8 +53,10 @@ check "make-tool-$fmt.sh builds the gpunice package" \
 	run "'$repo/scripts/make-tool-$fmt.sh' '$work/tool' '$work'"
 echo "# gpunice package: $(( $(date +%s) - tool_start )) s"
 release=$(make -s -C "$work/linux" kernelrelease 2>/dev/null)
+# The line's major.minor, from its pristine source (6.12 or 7.3).
+version=$(make -s -C "$pristine" kernelversion | cut -d. -f1,2)
 check "the tree's release $release ends in -gpuprio" eval \
-	'case $release in 6.12.*-gpuprio) true ;; *) false ;; esac'
+	'case $release in "$version".*-gpuprio) true ;; *) false ;; esac'
 
 case $fmt in
 rpm)
