@@ -35,7 +35,8 @@ rpm pacman: deps
 
 ##   make check-deb check-rpm check-pacman   (make check-extra) the packages
 ##                      from the small test config, inspected; LINE=7.3:
-##                      the 7.3 line's (make check-extra runs its deb)
+##                      the 7.3 line's
+##   make check-deb-7.3 (make check-extra) make check-deb LINE=7.3
 # The 7.3 line's results are named apart (host-deb-7.3), in the same
 # $(CHECK_DIR) as the 6.12 line's.
 LINE_TAP := $(if $(filter 7.3,$(LINE)),-7.3)
