@@ -12,3 +12,27 @@ check-debug: deps
 		$(MAKE) --no-print-directory check OUT=$(OUT)/debug \
 		KCONFIG_EXTRA=configs/debug.config \
 		CHECK_SUITES="check-guest check-host"
+
+##   make check-bpf-lsm  the debug kernel with the BPF LSM: gpuprio_set()
+##                      under a sleepable BPF program (suite 85-bpf-lsm)
+# Issue 23, item 7: gpuprio_set() once asked security_task_setscheduler(),
+# a hook a BPF LSM program may sleep in, under the RCU read lock,
+# task_lock() and tasklist_lock. The debug kernel of make check-debug with
+# the BPF LSM and BTF (configs/bpf-lsm.config; no i915), built in its own
+# $(OUT)/debug-bpf, boots to run suite 85-bpf-lsm alone (tests/guest/
+# bpf_lsm.c): a trivial sleepable program on task_setscheduler, which
+# sched_setscheduler() must run and gpuprio_set() never; the verifier
+# refusing a sleepable one on task_setgpuprio. Any BUG, WARNING or lockdep
+# line fails the run (tests/summarize.py). The old hook, put back by hand
+# as in tests/README.md ("The BPF LSM demonstration"), makes the console
+# show "BUG: sleeping function called from invalid context" and fails it.
+# clang, libbpf-dev and pahole (dwarves) are needed by this target alone.
+.PHONY: check-bpf-lsm
+check-bpf-lsm: deps
+	@$(only_612)
+	@scripts/install-deps.sh clang libbpf-dev zlib1g-dev dwarves
+	@GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1800} \
+		GUEST_SMP=$${GUEST_SMP:-2,sockets=2} \
+		$(MAKE) --no-print-directory check OUT=$(OUT)/debug-bpf \
+		KCONFIG_EXTRA="configs/debug.config configs/bpf-lsm.config" \
+		CHECK_SUITES=check-guest SUITES=85-bpf-lsm GUEST_BPF_LSM=1

@@ -57,6 +57,27 @@ $(TESTBIN)/gpuprio_bench: tests/bench/gpuprio_bench.c tests/lib/tap.h $(KSTAMP)
 	@echo "  CC      $@"
 	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
 
+# The BPF LSM test of make check-bpf-lsm (suite 85-bpf-lsm), built only
+# there (GUEST_BPF_LSM=1, mk/debug.mk): it needs clang and libbpf, which
+# no other target does; elsewhere the suite skips. Its BPF object, built
+# by clang against the test kernel's uapi headers, is assembled into it.
+ifdef GUEST_BPF_LSM
+BPF_LSM_OBJ := $(LOUT)/bpf-lsm/bpf_lsm.bpf.o
+$(BPF_LSM_OBJ): tests/guest/bpf_lsm.bpf.c tests/guest/bpf_lsm.h $(KSTAMP)
+	@mkdir -p $(@D)
+	@echo "  CLANG   $@"
+	@clang -O2 -g -target bpf -Wall -Wextra -Werror -Wno-unused-parameter \
+		-isystem $(HDRS)/include -c -o $@ $<
+GUEST_PROGS += $(TESTBIN)/bpf_lsm
+$(TESTBIN)/bpf_lsm: tests/guest/bpf_lsm.c tests/guest/bpf_lsm.h \
+		tests/lib/tap.h tools/gpunice/include/gpuprio.h $(BPF_LSM_OBJ)
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
+		-I tools/gpunice/include -DBPF_OBJ='"$(BPF_LSM_OBJ)"' \
+		-o $@ $< -lbpf -lelf -lz
+endif
+
 # make hw-report's script (suite 80-hw-report).
 GUEST_PROGS += $(TESTBIN)/hw-report
 $(TESTBIN)/hw-report: scripts/hw-report.sh
