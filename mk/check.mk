@@ -60,17 +60,27 @@ check-host: $(KSTAMP)
 		> $(CHECK_DIR)/host-mutants.tap || true
 
 ##   make check-amdgpu  amdgpu built in its own tree, its KUnit booted
-# amdgpu in a tree of its own ($(OUT)/amdgpu, amdgpu built in): the objects
+##                      (LINE=7.3: in $OUT/7.3/amdgpu, also under FAIR)
+# amdgpu in a tree of its own ($(LOUT)/amdgpu, amdgpu built in): the objects
 # the series touches compile warning-free, then the whole kernel boots in
-# the guest to run amdgpu's KUnit suites (tests/amdgpu-kunit.sh).
+# the guest to run amdgpu's KUnit suites (tests/amdgpu-kunit.sh). On 7.3
+# it boots again under drm_sched's FAIR policy, where following a task
+# grades an entity's weight by the task's GPU nice instead of moving it.
 check-amdgpu: $(INITRD) | deps
-	@$(only_612)
+	@mkdir -p $(CHECK_DIR)
 	@$(call placeholder,host-amdgpu)
 	@$(call placeholder,host-amdgpu-kunit)
-	@tests/amdgpu-compile.sh $(KTAR) $(PRISTINE) $(OUT)/amdgpu \
+	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(LOUT)/amdgpu \
 		> $(CHECK_DIR)/host-amdgpu.tap
-	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(OUT)/amdgpu $(INITRD) \
+	@JOBS=$(JOBS) tests/amdgpu-kunit.sh $(LOUT)/amdgpu $(INITRD) \
 		$(CHECK_DIR)/amdgpu-kunit > $(CHECK_DIR)/host-amdgpu-kunit.tap
+ifeq ($(LINE),7.3)
+	@$(call placeholder,host-amdgpu-kunit-fair)
+	@AMDGPU_KUNIT_ARGS=gpu_sched.sched_policy=2 JOBS=$(JOBS) \
+		tests/amdgpu-kunit.sh $(LOUT)/amdgpu $(INITRD) \
+		$(CHECK_DIR)/amdgpu-kunit-fair \
+		> $(CHECK_DIR)/host-amdgpu-kunit-fair.tap
+endif
 
 ##   make check-7.3     the Linux 7.3 line: make check LINE=7.3's suites, its
 ##                      results in $CHECK_DIR/7.3

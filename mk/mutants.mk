@@ -14,22 +14,14 @@
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
 else
-ifeq ($(LINE),6.12)
+# LINE=7.3: tests/mutants/7.3, its own and the shared ones, on its trees.
 mutants: $(KSTAMP) $(INITRD)
-	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(OUT)/amdgpu \
-		> $(OUT)/amdgpu-compile.tap || \
-		{ cat $(OUT)/amdgpu-compile.tap; exit 1; }
-	@tests/mutants/mutants.py run --tree $(KDIR) --work $(OUT)/mutants \
-		--bin $(TESTBIN) --jobs $(JOBS) --amdgpu $(OUT)/amdgpu \
-		--initrd $(INITRD) $(MUTANTS)
-else
-# The 7.3 line (tests/mutants/7.3: its own and the shared ones) on its
-# test tree; the 7.3 series has no amdgpu.
-mutants: $(KSTAMP) $(INITRD)
+	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(LOUT)/amdgpu \
+		> $(LOUT)/amdgpu-compile.tap || \
+		{ cat $(LOUT)/amdgpu-compile.tap; exit 1; }
 	@tests/mutants/mutants.py run --line $(LINE) --tree $(KDIR) \
 		--work $(LOUT)/mutants --bin $(TESTBIN) --jobs $(JOBS) \
-		--initrd $(INITRD) $(MUTANTS)
-endif
+		--amdgpu $(LOUT)/amdgpu --initrd $(INITRD) $(MUTANTS)
 endif
 mutants-check: $(KDIR)/.gpunice-files
 	@tests/mutants/mutants.py check --line $(LINE) $(KDIR) $(MUTANTS)

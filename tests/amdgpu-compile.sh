@@ -1,12 +1,14 @@
 #!/bin/sh
 # Compile check of the amdgpu objects the project touches: tinyconfig +
-# gpuprio-test.config + amdgpu-compile.config, then each object alone. An
-# object fails on an error or on any compiler warning. TAP on stdout, build
-# output of failures as TAP comments. tests/amdgpu-kunit.sh then builds the
-# whole tree and runs amdgpu's KUnit suites.
+# gpuprio-test.config (+ line-7.3.config with LINE=7.3) +
+# amdgpu-compile.config, then each object alone. An object fails on an
+# error or on any compiler warning. TAP on stdout, build output of failures
+# as TAP comments. tests/amdgpu-kunit.sh then builds the whole tree and runs
+# amdgpu's KUnit suites.
 #
 # usage: amdgpu-compile.sh <tree>                       (tree already synced)
 #        amdgpu-compile.sh <linux tarball> <pristine tree> <tree>
+# LINE=7.3 (as make exports it): the 7.3 line's series, config and objects.
 set -u
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +27,13 @@ objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o $amd/amdgpu_fdinfo.
       $amd/tests/amdgpu_ctx_prio_test.o"
 symbols="CONFIG_GPUPRIO=y CONFIG_DRM_AMDGPU=y
 	 CONFIG_DRM_AMDGPU_CTX_PRIO_KUNIT_TEST=y"
+line_cfg=
+if [ "${LINE:-6.12}" = 7.3 ]; then
+	# User-mode queues, and what the 7.3 test kernel leaves off
+	objs="$objs $amd/amdgpu_userq.o $amd/tests/amdgpu_userq_prio_test.o"
+	symbols="$symbols CONFIG_DRM_AMDGPU_USERQ_PRIO_KUNIT_TEST=y"
+	line_cfg="$repo/configs/line-7.3.config"
+fi
 kmake="make -C $tree -j$(nproc)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -35,7 +44,8 @@ trap 'rm -f "$log"' EXIT
 echo "1..$(($(echo "$objs" | wc -w) + 1))"
 
 # Configure again only when a fragment changed since the last time.
-cfg="$repo/configs/gpuprio-test.config $repo/configs/amdgpu-compile.config"
+cfg="$repo/configs/gpuprio-test.config $line_cfg
+     $repo/configs/amdgpu-compile.config"
 fresh=0
 if [ -f "$tree/.config" ]; then
 	fresh=1

@@ -12,10 +12,14 @@
 # (make mutants can use it), 0 otherwise.
 #
 # usage: amdgpu-kunit.sh <tree> <initramfs> <result dir>
+# LINE=7.3 (as make exports it): the 7.3 line's suites, user queues too.
+# AMDGPU_KUNIT_ARGS: more kernel arguments, such as a drm_sched policy
+# (gpu_sched.sched_policy=2, FAIR).
 set -u
 tree=$1 initrd=$2 results=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
 suites="amdgpu_ctx_prio amdgpu_ctx_entity_prio"
+[ "${LINE:-6.12}" = 7.3 ] && suites="$suites amdgpu_userq_prio"
 # shellcheck source=tests/lib/tap.sh
 . "$repo/tests/lib/tap.sh"
 tap() { tap_result "$1" "amdgpu-kunit: $2"; } # tap <0 if ok> <name>
@@ -34,7 +38,7 @@ if [ $rc -ne 0 ]; then
 	exit 1
 fi
 
-GUEST_APPEND="gpunice.kunit-only kunit.filter_glob=amdgpu_ctx*" \
+GUEST_APPEND="gpunice.kunit-only kunit.filter_glob=amdgpu_*prio${AMDGPU_KUNIT_ARGS:+ $AMDGPU_KUNIT_ARGS}" \
 	"$repo/tests/run-guest.sh" "$tree/arch/x86/boot/bzImage" "$initrd" \
 	"$results" >&2
 echo "# guest ran $(cat "$results/guest-seconds" 2>/dev/null) s"

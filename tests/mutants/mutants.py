@@ -266,8 +266,9 @@ class Runner:
                              'makes it): %s' % self.amdgpu_tree)
         copy_tree(self.amdgpu_tree, self.amdgpu)
 
-    def amdgpu_kunit(self, name):
-        """Build and boot the amdgpu tree; (failure or None, seconds)."""
+    def amdgpu_kunit(self, name, extra=''):
+        """Build and boot the amdgpu tree, with kernel arguments @extra;
+        (failure or None, seconds)."""
         results = os.path.join(self.work, 'results', name)
         if os.path.isdir(results):
             shutil.rmtree(results)
@@ -282,7 +283,8 @@ class Runner:
                                   self.amdgpu, self.initrd,
                                   os.path.join(results, 'amdgpu-kunit')],
                                  stdout=fp, stderr=subprocess.STDOUT,
-                                 env=dict(os.environ, JOBS=self.jobs))
+                                 env=dict(os.environ, JOBS=self.jobs,
+                                          AMDGPU_KUNIT_ARGS=extra))
         secs = time.time() - start
         if rc == 0:
             return None, secs
@@ -478,11 +480,15 @@ def cmd_run(args):
     reachable = [m for m in reachable if m not in amdgpu]
     if amdgpu:
         r.sync_amdgpu()
-        failure, secs = r.amdgpu_kunit('baseline-amdgpu')
-        log('BASELINE %s: %s (%.0f s)' % (AMDGPU_KUNIT, failure or 'passed',
-                                          secs))
+    # One baseline per drm_sched policy (args) the amdgpu mutants name.
+    for n, extra in enumerate(sorted(set(m.args for m in amdgpu))):
+        failure, secs = r.amdgpu_kunit('baseline-amdgpu' +
+                                       ('-%d' % n if n else ''), extra)
+        key = ' '.join([AMDGPU_KUNIT] + ([extra] if extra else []))
+        log('BASELINE %s: %s (%.0f s)' % (key, failure or 'passed', secs))
         if failure:
-            print('mutants: the unmutated amdgpu tree fails (%s)' % failure)
+            print('mutants: the unmutated amdgpu tree fails with %s (%s)' %
+                  (key, failure))
             return 1
     log('BUILD   %s (unmutated, log %s)' % (r.linux, r.buildlog))
     open(r.buildlog, 'w').close()
@@ -558,7 +564,7 @@ def run_one(r, m):
             fp.write(mutate(original, m)[0])
         log('MUTANT  %s: %s' % (m.id, m.file))
         if amdgpu:
-            failure, secs = r.amdgpu_kunit(m.id)
+            failure, secs = r.amdgpu_kunit(m.id, m.args)
             times = 'build and guest %.0f s' % secs
             if failure:
                 return 'mutant %s: killed (%s)' % (m.id, failure), times
