@@ -4,7 +4,8 @@
 # patches/<line>/series, each with the new files patches/<line>/files gives
 # it, on top of that line's pristine tree; then git format-patch with the
 # cover letter, and prove the result: git am applies it to a clean tree,
-# which then holds exactly the tree that make check built and tested.
+# which then holds exactly the tree that make check synced (and, for a
+# line whose kernel it builds, built and tested).
 #
 # usage: make-patches.sh <pristine tree> <tested tree> <work dir> <out dir>
 # Prints TAP, one line per check.
@@ -99,9 +100,9 @@ while read -r f; do
 	}
 done < "$tested/.gpunice-files"
 if [ $diffs -eq 0 ]; then
-	ok "the result is the tree make check built and tested"
+	ok "the result is the tree make check synced (the one it builds)"
 else
-	not_ok "the result is the tree make check built and tested"
+	not_ok "the result is the tree make check synced (the one it builds)"
 fi
 
 # kernel-doc -none -Wall: the series adds no warning to the files it adds
