@@ -6,16 +6,32 @@
 ##                      $OUT/pacman; as a user, not root
 ##   KCONFIG_DEB=file DEB_CONFIG_ONLY=1 (only the config) LOCALMODCONFIG=1
 ##                      [LSMOD=file] (only loaded modules) KDEB_DEBUG_INFO=1
-##                      LINE=7.3 (the 7.3 line, in $OUT/7.3/deb and so on)
+##                      LINE=6.12|7.3 (default: the line the config is for,
+##                      scripts/config-line.sh; 7.3's packages in $OUT/7.3/)
 # linux-image-<version>-gpuprio is built by the kernel's bindeb-pkg in its
 # own tree $(LOUT)/deb/linux (scripts/make-deb.sh), from the line's source
 # and series. Without /boot/config-*, the running kernel's /proc/config.gz.
 KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 	/proc/config.gz)
 .PHONY: deb rpm pacman check-deb check-rpm check-pacman
+# Without LINE on the command line, the config decides: the oldest line at
+# least as new as the kernel that wrote it, so that olddefconfig drops as
+# little of it as it can (a 6.12 config: 6.12; a 6.18 or 7.x one: 7.3).
+# Either way the build says which line and why.
+PKG_CONFIG := $(abspath $(KCONFIG_DEB))
+ifeq ($(origin LINE),file)
+deb rpm pacman: deps
+	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
+	echo "  PKG     $(KCONFIG_DEB) is from Linux $$2: the $$1 line" \
+		"(LINE=6.12 or LINE=7.3 chooses)" && \
+	$(MAKE) --no-print-directory LINE=$$1 $@
+else
 deb: deps
+	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
+	echo "  PKG     the $(LINE) line (LINE=$(LINE)); $(KCONFIG_DEB) is from" \
+		"Linux $$2"
 	@JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) $(LOUT)/deb/linux \
-		$(abspath $(KCONFIG_DEB))
+		$(PKG_CONFIG)
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
 		$(LOUT)/deb/gpunice-build $(LOUT)/deb)
 	$(if $(DEB_CONFIG_ONLY),,@echo "  DEB     install with: sudo apt install $(LOUT)/deb/*.deb")
@@ -25,13 +41,17 @@ deb: deps
 # (linux-gpuprio, in $(LOUT)/pacman, as a user: makepkg refuses root), and
 # gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
 rpm pacman: deps
+	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
+	echo "  PKG     the $(LINE) line (LINE=$(LINE)); $(KCONFIG_DEB) is from" \
+		"Linux $$2"
 	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) \
-		$(LOUT)/$@/linux $(abspath $(KCONFIG_DEB))
+		$(LOUT)/$@/linux $(PKG_CONFIG)
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(LOUT)/$@/gpunice-build \
 		$(LOUT)/$@)
 	$(if $(DEB_CONFIG_ONLY),,@echo "  PKG     install with: $(if \
 		$(filter rpm,$@),sudo dnf install $(LOUT)/rpm/*.rpm,sudo pacman \
 		-U $(LOUT)/pacman/*.pkg.tar.zst)")
+endif
 
 ##   make check-deb check-rpm check-pacman   (make check-extra) the packages
 ##                      from the small test config, inspected; LINE=7.3:

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Which kernel line of this project a kernel config is for: the oldest line
+# at least as new as the kernel that wrote the config, so that olddefconfig
+# drops as little of it as it can (a 6.12 config stays on 6.12; a 6.18 or
+# 7.x config goes to 7.3, whose source knows what those kernels know); a
+# config newer than the newest line goes to the newest line.
+#
+# usage: config-line.sh <config>   (plain or .gz)
+# Prints "<line> <version of the config>", for example "7.3 6.18.44".
+# Exit status 1, with a message, if the config names no kernel version.
+set -eu
+
+lines="6.12 7.3"	# oldest first
+config=$1
+
+case $config in
+*.gz) text=$(zcat "$config") ;;
+*) text=$(cat "$config") ;;
+esac
+from=$(printf '%s\n' "$text" |
+	sed -n 's/^# Linux\/[^ ]* \([0-9][0-9.]*\)[^ ]* Kernel Configuration$/\1/p' |
+	head -n 1)
+if [ -z "$from" ]; then
+	echo "config-line: $config names no kernel version" \
+		"(no \"# Linux/<arch> <version> Kernel Configuration\" line)" >&2
+	exit 1
+fi
+
+# major * 1000 + minor: 6.12 -> 6012.
+key() { echo "$1" | awk -F. '{ print $1 * 1000 + $2 }'; }
+want=$(key "$from")
+pick=
+for line in $lines; do
+	pick=$line
+	[ "$(key "$line")" -ge "$want" ] && break
+done
+echo "$pick $from"
