@@ -13,7 +13,8 @@ usage: summarize.py [--host-only] <result dir> [SUB...]
                             and 7.3/rr, 7.3/fair, its boots under other
                             drm_sched policies), its suites named SUB/suite
 Exit status 0 only if nothing failed and every guest reported (--host-only:
-there is no guest, for make check-extra). --kernel-trouble prints the
+the result directory itself has no guest, as for make check-extra, or for
+make check, whose guests are in its SUBs; a SUB always has one). --kernel-trouble prints the
 lines of a console log that mean the kernel misbehaved, the one definition
 every suite that reads a console uses, and exits 1 if there is any.
 """
@@ -171,7 +172,7 @@ def guest_suites(results, prefix):
 def main():
     if sys.argv[1] == '--kernel-trouble':
         sys.exit(print_kernel_trouble(sys.argv[2]))
-    # --host-only: a run without a guest (make check-extra)
+    # --host-only: no guest in the result directory itself
     host_only = sys.argv[1] == '--host-only'
     args = sys.argv[2:] if host_only else sys.argv[1:]
     results = args[0]
@@ -183,7 +184,7 @@ def main():
                               for sub in args[1:]]
     for path, prefix in dirs:
         suites += host_suites(path, prefix)
-        if host_only:
+        if host_only and not prefix:
             continue
         got, guest, console = guest_suites(path, prefix)
         suites += got
