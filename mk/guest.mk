@@ -117,9 +117,15 @@ check-guest: $(KSTAMP) $(INITRD)
 vm: $(KSTAMP) $(INITRD)
 	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm
 
-##   make demo          build, boot and run the GPU nice walk-through
-##                      (LINE=7.3: on the 7.3 test kernel)
+##   make demo          build, boot and run the GPU nice walk-through on
+##                      the upstream line's (7.3) test kernel, the one make
+##                      check builds (LINE=6.12: on the 6.12 one)
+ifeq ($(origin LINE),file)
+demo: deps
+	@$(MAKE) --no-print-directory LINE=7.3 demo
+else
 demo: deps
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(LOUT)/demo"
+endif
