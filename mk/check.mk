@@ -6,7 +6,8 @@
 ##                      the 6.12 series' own checks (applies, checkpatch,
 ##                      its mutants apply); what .ci/run runs
 ##   make check-6.12    the 6.12 line's kernels: its test kernel's guest
-##                      suites, its amdgpu KUnit, one user space for both
+##                      suites, the host suites on its headers, its amdgpu
+##                      KUnit, one user space for both lines
 ##   make check-extra   arm64 wiring, make deb/rpm/pacman (deb on the 7.3
 ##                      line too), stock without CONFIG_GPUPRIO, an upstream
 ##                      (kernel.org) 6.12 tarball
