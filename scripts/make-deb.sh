@@ -47,7 +47,8 @@ fi
 
 conf_text() { case $config in *.gz) zcat "$config" ;; *) cat "$config" ;; esac; }
 modules=$(conf_text | grep -c '=m$' || true)
-from=$(conf_text | sed -n 's/^# Linux\/[^ ]* \([0-9][^ ]*\) Kernel Configuration$/\1/p')
+# The kernel that wrote the config (scripts/config-line.sh reads it).
+from=$("$repo/scripts/config-line.sh" "$config" 2>/dev/null | cut -d' ' -f2)
 cat <<EOF
   $(printf %-7s "$tag") kernel package ($kpkg) from $config ($modules modules)
           and the series, local version -gpuprio, packages in $outdir
