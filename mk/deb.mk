@@ -19,6 +19,10 @@ KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 # little of it as it can (a 6.12 config: 6.12; a 6.18 or 7.x one: 7.3).
 # Either way the build says which line and why.
 PKG_CONFIG := $(abspath $(KCONFIG_DEB))
+# What a build of a chosen line says first.
+pkg_say_line = set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
+	echo "  PKG     the $(LINE) line (LINE=$(LINE)); $(KCONFIG_DEB) is from" \
+		"Linux $$2"
 ifeq ($(origin LINE),file)
 deb rpm pacman: deps
 	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
@@ -27,9 +31,7 @@ deb rpm pacman: deps
 	$(MAKE) --no-print-directory LINE=$$1 $@
 else
 deb: deps
-	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
-	echo "  PKG     the $(LINE) line (LINE=$(LINE)); $(KCONFIG_DEB) is from" \
-		"Linux $$2"
+	@$(pkg_say_line)
 	@JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) $(LOUT)/deb/linux \
 		$(PKG_CONFIG)
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
@@ -41,9 +43,7 @@ deb: deps
 # (linux-gpuprio, in $(LOUT)/pacman, as a user: makepkg refuses root), and
 # gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
 rpm pacman: deps
-	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
-	echo "  PKG     the $(LINE) line (LINE=$(LINE)); $(KCONFIG_DEB) is from" \
-		"Linux $$2"
+	@$(pkg_say_line)
 	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) \
 		$(LOUT)/$@/linux $(PKG_CONFIG)
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(LOUT)/$@/gpunice-build \
