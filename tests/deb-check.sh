@@ -2,8 +2,9 @@
 # make deb, checked from the small test config: the linux-image package
 # (built by scripts/make-deb.sh in a copy of the built test tree, so that
 # only what the local version changes is rebuilt and the test kernel is
-# left alone) and the gpunice package; their metadata, contents, lintian
-# on gpunice, and that apt would install both. TAP on stdout.
+# left alone) and the gpunice package, built as a user
+# (tests/lib/builder.sh: as root, nobody); their metadata, contents,
+# lintian on gpunice, and that apt would install both. TAP on stdout.
 #
 # usage: deb-check.sh <linux-source tarball> <pristine> <built test tree> <work>
 # The checks are single-quoted on purpose: check() evaluates them.
@@ -16,6 +17,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/tests/lib/tap.sh"
 # check NAME COMMAND [ARG...]: ok when the command succeeds.
 check() { tap_run "$@"; }
+# shellcheck source=tests/lib/builder.sh
+. "$repo/tests/lib/builder.sh"
 
 # The copy of the tree is kept for the next run, which then copies only
 # what changed: removing 1.8 GB takes minutes on a busy disk.
@@ -25,10 +28,11 @@ find "$work" -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} +
 work=$(cd "$work" && pwd)
 start=$(date +%s)
 rsync -a --delete "$tested/" "$work/linux/"
-check "make-deb.sh builds the kernel package from the test config" \
-	sh -c '"$1/scripts/make-deb.sh" "$2" "$3" "$4/linux" "$5/.config" \
-		>"$4/kernel.log" 2>&1 || { tail -n 30 "$4/kernel.log"; exit 1; }' \
-	sh "$repo" "$tarball" "$pristine" "$work" "$tested"
+cp "$tested/.config" "$work/test.config"
+check "make-deb.sh builds the kernel package from the test config as $(builder_name)" \
+	as_builder "$work" "JOBS=${JOBS:-2} '$repo/scripts/make-deb.sh' \
+	'$tarball' '$pristine' '$work/linux' '$work/test.config' \
+	>'$work/kernel.log' 2>&1 || { tail -n 30 '$work/kernel.log'; exit 1; }"
 echo "# kernel package: $(( $(date +%s) - start )) s (copy of the tree included)"
 check "the test kernel's tree is untouched (no local version)" \
 	test "$(make -s -C "$tested" kernelrelease)" = \
@@ -36,6 +40,8 @@ check "the test kernel's tree is untouched (no local version)" \
 
 image=$(ls "$work"/linux-image-*-gpuprio_*.deb 2>/dev/null | head -n 1)
 check "one linux-image-*-gpuprio package" test -f "$image"
+check "the package is $(builder_name)'s, who built it" \
+	test "$(stat -c %U "$image" 2>/dev/null)" = "$(builder_name)"
 check "linux-libc-dev is set aside, not offered for install" eval \
 	'! ls "$work"/linux-libc-dev_*.deb && ls "$work"/not-installed/linux-libc-dev_*.deb'
 
@@ -68,8 +74,8 @@ check "kernel package: its postinst runs the kernel's install hooks" \
 	dpkg-deb -I "$image" postinst | grep -q "postinst\.d"'
 
 tool_start=$(date +%s)
-check "make-tool-deb.sh builds the gpunice package" \
-	"$repo/scripts/make-tool-deb.sh" "$work/tool" "$work"
+check "make-tool-deb.sh builds the gpunice package as $(builder_name)" \
+	as_builder "$work" "'$repo/scripts/make-tool-deb.sh' '$work/tool' '$work'"
 echo "# gpunice package: $(( $(date +%s) - tool_start )) s"
 tool=$(ls "$work"/gpunice_*.deb 2>/dev/null | head -n 1)
 check "gpunice package: depends on libc6 alone" eval \

@@ -5,8 +5,8 @@
 # only what the local version changes is rebuilt) and gpunice in the same
 # format, inspected with the format's own tools: names, versions with the
 # -gpuprio suffix, the kernel image, modules, the tool, its man pages and
-# completion, dependencies no wider than the C library. makepkg refuses
-# root: as root, the pacman build runs as nobody with HOME=/nonexistent.
+# completion, dependencies no wider than the C library. The packages are
+# built as a user (tests/lib/builder.sh: as root, nobody).
 # TAP on stdout.
 #
 # usage: pkg-check.sh <rpm|pacman> <linux-source tarball> <pristine>
@@ -28,28 +28,18 @@ work=$(cd "$work" && pwd)
 rsync -a --delete "$tested/" "$work/linux/"
 cp "$tested/.config" "$work/test.config"
 
-# run COMMAND: as this user, or as nobody where makepkg would refuse root;
-# nobody has no ccache it may write, so ccache leaves its PATH.
-run() {
-	if [ "$fmt" = pacman ] && [ "$(id -u)" -eq 0 ]; then
-		chown -R nobody "$work"
-		path=$(echo "$PATH" | tr : '\n' | grep -vx /usr/lib/ccache |
-			paste -sd:)
-		su nobody -s /bin/sh -c "cd '$work' && HOME=/nonexistent \
-			PATH='$path' $*"
-	else
-		(cd "$work" && sh -c "$*")
-	fi
-}
+# shellcheck source=tests/lib/builder.sh
+. "$repo/tests/lib/builder.sh"
+run() { as_builder "$work" "$*"; }
 
 start=$(date +%s)
-check "make-deb.sh KPKG=$fmt builds the kernel package from the test config" \
+check "make-deb.sh KPKG=$fmt builds the kernel package from the test config as $(builder_name)" \
 	run "KPKG=$fmt JOBS=${JOBS:-2} '$repo/scripts/make-deb.sh' '$tarball' \
 	'$pristine' '$work/linux' '$work/test.config' >'$work/kernel.log' 2>&1 ||
 	{ tail -n 30 '$work/kernel.log'; exit 1; }"
 echo "# kernel package: $(( $(date +%s) - start )) s (copy of the tree included)"
 tool_start=$(date +%s)
-check "make-tool-$fmt.sh builds the gpunice package" \
+check "make-tool-$fmt.sh builds the gpunice package as $(builder_name)" \
 	run "'$repo/scripts/make-tool-$fmt.sh' '$work/tool' '$work'"
 echo "# gpunice package: $(( $(date +%s) - tool_start )) s"
 release=$(make -s -C "$work/linux" kernelrelease 2>/dev/null)
@@ -102,6 +92,9 @@ pacman)
 	;;
 esac
 
+check "the packages are $(builder_name)'s, who built them" eval \
+	'[ "$(stat -c %U "$image" "$tool" 2>/dev/null | sort -u)" = \
+		"$(builder_name)" ]'
 list "$image" >"$work/image.list"
 check "kernel package: the kernel image $kdir/vmlinuz" \
 	grep -qx "$kdir/vmlinuz" "$work/image.list"
