@@ -7,10 +7,10 @@
 # patches/<line>/files with the new files each commit adds, and the new
 # files themselves: at patches/<line>/new/<kernel path> where the line has
 # its own copy there, else at their kernel paths, shared by the lines (a
-# change to a file another line shares is said on stderr). A new file
-# belongs to the commit that
-# adds it: a later commit that edits it is refused (squash it with git
-# rebase -i).
+# change to a file another line shares, or to one another line has its own
+# copy of, is said on stderr). A new file belongs to the commit that adds
+# it: a later commit that edits it is refused (squash it with git rebase
+# -i).
 #
 # usage: series-refresh.sh <tree dir> <repository>
 set -eu
@@ -115,6 +115,16 @@ while read -r f; do
 				"copy the file to patches/$series_line/new/$f" \
 				"and refresh again)" >&2
 		fi
+		# A line with its own copy does not get the change: say so,
+		# or a fix made on one line is silently missing on the other.
+		cmp -s "$work/file" "$repo/$f" ||
+		for o in "$repo"/patches/*/new/"$f"; do
+			[ -e "$o" ] || continue
+			o=${o#"$repo/"} l=${o#patches/} l=${l%%/*}
+			echo "refresh: $f changed, and the $l line has its own" \
+				"copy, $o, which did not: carry the change there" \
+				"(make tree LINE=$l, git cherry-pick)" >&2
+		done
 	fi
 	mkdir -p "$(dirname "$dst")"
 	cp "$work/file" "$dst"

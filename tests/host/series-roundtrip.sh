@@ -2,7 +2,8 @@
 # make tree and make refresh, round trip: on a copy of the repository's
 # series, a tree written back unchanged changes nothing; an edit made the
 # way HACKING.md says (git commit --fixup, git rebase --autosquash) lands
-# in the one patch and the one new file it belongs to; what refresh refuses
+# in the one patch and the one new file it belongs to, and refresh says
+# which other line gets it and which has its own copy; what refresh refuses
 # (a later commit editing an earlier commit's new file) changes nothing.
 #
 # usage: series-roundtrip.sh <pristine tree> <pristine repository>
@@ -71,13 +72,30 @@ while [ -z "$up2" ] && p2=$(sed -n "$((i2 + 1))p" \
 		grep -qx "+++ b/$f" "$tmp/repo/patches/6.12/$p2" && echo "$f"
 	done | head -n 1)
 done
+# And an edit to a new file that another line has its own copy of (C, of
+# patch P3): refresh must say that this copy did not get the edit.
+over='' p3='' own=''
+while read -r p files; do
+	for f in $files; do
+		[ "$f" = "$new1" ] && continue
+		for o in "$tmp/repo"/patches/*/new/"$f"; do
+			[ -e "$o" ] && over=$f p3=$p own=${o#"$tmp/repo/"} && break 3
+		done
+	done
+done <<EOF
+$(grep -v '^#' "$tmp/repo/patches/6.12/files")
+EOF
+i3=$(grep -nx "$p3" "$tmp/repo/patches/6.12/series" | cut -d: -f1)
 echo "/* round trip */" >> "$tmp/tree/$up2"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i2}p")"
 echo "/* round trip */" >> "$tmp/tree/$new1"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i1}p")"
+echo "/* round trip */" >> "$tmp/tree/$over"
+in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i3}p")"
 GIT_SEQUENCE_EDITOR=: in_tree rebase -q -i --autosquash base > /dev/null 2>&1
-"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null 2>&1
-printf '%s\n' "$new1" "patches/6.12/$p2" | sort > "$tmp/want"
+"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null \
+	2> "$tmp/refresh.err"
+printf '%s\n' "$new1" "$over" "patches/6.12/$p2" | sort > "$tmp/want"
 changed | cmp -s - "$tmp/want"
 check "a fixup changes exactly its patch and its new file" $?
 changed | sed 's/^/# changed: /'
@@ -86,6 +104,13 @@ check "the edit of an upstream file is a hunk of its patch ($up2)" $?
 tail -n 1 "$tmp/repo/$new1" | grep -qx "/\* round trip \*/" &&
 	! grep -q "round trip" "$tmp/repo/patches/6.12/$p1"
 check "the edit of a new file is in the repository, not in a patch" $?
+grep -qF "refresh: $new1 is shared with another line, which gets this change too" \
+	"$tmp/refresh.err"
+check "refresh says that the 7.3 line shares the edited $new1" $?
+grep -qF "refresh: $over changed, and the 7.3 line has its own copy, $own, which did not" \
+	"$tmp/refresh.err"
+check "refresh says that $own, the 7.3 line's own copy, did not change" $?
+sed 's/^/# /' "$tmp/refresh.err"
 
 # Refused: a commit on top that edits patch A's new file.
 git -C "$tmp/repo" add -A
