@@ -106,6 +106,13 @@ while read -r f; do
 	git show "HEAD:$f" > "$work/file"
 	if [ -e "$dir/new/$f" ]; then
 		dst=$dir/new/$f
+		if grep -qxF "$f" "$work/others" &&
+		   ! cmp -s "$work/file" "$dst"; then
+			echo "refresh: $f changed in the $series_line line's own" \
+				"copy, ${dst#"$repo/"}; the shared one, which" \
+				"another line uses, did not: carry the change" \
+				"there (git cherry-pick)" >&2
+		fi
 	else
 		dst=$repo/$f
 		if grep -qxF "$f" "$work/others" &&

@@ -2,8 +2,9 @@
 # make tree and make refresh, round trip: on a copy of the repository's
 # series, a tree written back unchanged changes nothing; an edit made the
 # way HACKING.md says (git commit --fixup, git rebase --autosquash) lands
-# in the one patch and the one new file it belongs to, and refresh says
-# which other line gets it and which has its own copy; what refresh refuses
+# in the one patch and the one new file it belongs to (this line's own
+# copy where it has one), and refresh says which other line gets it and
+# which has its own copy; what refresh refuses
 # (a later commit editing an earlier commit's new file) changes nothing.
 #
 # usage: series-roundtrip.sh <pristine tree> <pristine repository>
@@ -36,6 +37,17 @@ in_tree() { git -C "$tmp/tree" -c user.name=t -c user.email=t@t "$@"; }
 mkdir "$tmp/repo"
 (cd "$repo" && cp -R --parents scripts patches kernel include fs drivers \
 	Documentation tools/testing/selftests/gpuprio "$tmp/repo/")
+# A file that the 7.3 line shares (M) gets a 6.12 copy of its own, the
+# same as the shared one for now; a 6.12 edit must go there alone.
+# Not the first new file, which the edit below (A) takes.
+mine=$(grep -v '^#' "$tmp/repo/patches/6.12/files" | cut -d' ' -f2- |
+	tr ' ' '\n' | sed 1d | while read -r f; do
+		grep -q " $f\( \|$\)" "$tmp/repo/patches/7.3/files" &&
+			[ ! -e "$tmp/repo/patches/7.3/new/$f" ] && echo "$f"
+	done | head -n 1)
+mkdir -p "$(dirname "$tmp/repo/patches/6.12/new/$mine")"
+cp "$tmp/repo/$mine" "$tmp/repo/patches/6.12/new/$mine"
+p4=$(grep " $mine\( \|$\)" "$tmp/repo/patches/6.12/files" | cut -d' ' -f1)
 git -C "$tmp/repo" init -q
 git -C "$tmp/repo" add -A
 git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q -m copy
@@ -78,24 +90,27 @@ over='' p3='' own=''
 while read -r p files; do
 	for f in $files; do
 		[ "$f" = "$new1" ] && continue
-		for o in "$tmp/repo"/patches/*/new/"$f"; do
-			[ -e "$o" ] && over=$f p3=$p own=${o#"$tmp/repo/"} && break 3
-		done
+		[ -e "$tmp/repo/patches/7.3/new/$f" ] &&
+			over=$f p3=$p own=patches/7.3/new/$f && break 2
 	done
 done <<EOF
 $(grep -v '^#' "$tmp/repo/patches/6.12/files")
 EOF
 i3=$(grep -nx "$p3" "$tmp/repo/patches/6.12/series" | cut -d: -f1)
+i4=$(grep -nx "$p4" "$tmp/repo/patches/6.12/series" | cut -d: -f1)
 echo "/* round trip */" >> "$tmp/tree/$up2"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i2}p")"
 echo "/* round trip */" >> "$tmp/tree/$new1"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i1}p")"
 echo "/* round trip */" >> "$tmp/tree/$over"
 in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i3}p")"
+echo "/* round trip */" >> "$tmp/tree/$mine"
+in_tree commit -q -a --fixup="$(in_tree rev-list --reverse base..HEAD | sed -n "${i4}p")"
 GIT_SEQUENCE_EDITOR=: in_tree rebase -q -i --autosquash base > /dev/null 2>&1
 "$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" > /dev/null \
 	2> "$tmp/refresh.err"
-printf '%s\n' "$new1" "$over" "patches/6.12/$p2" | sort > "$tmp/want"
+printf '%s\n' "$new1" "$over" "patches/6.12/$p2" "patches/6.12/new/$mine" |
+	sort > "$tmp/want"
 changed | cmp -s - "$tmp/want"
 check "a fixup changes exactly its patch and its new file" $?
 changed | sed 's/^/# changed: /'
@@ -110,6 +125,9 @@ check "refresh says that the 7.3 line shares the edited $new1" $?
 grep -qF "refresh: $over changed, and the 7.3 line has its own copy, $own, which did not" \
 	"$tmp/refresh.err"
 check "refresh says that $own, the 7.3 line's own copy, did not change" $?
+grep -qF "refresh: $mine changed in the 6.12 line's own copy, patches/6.12/new/$mine; the shared one, which another line uses, did not" \
+	"$tmp/refresh.err"
+check "refresh says that the shared $mine, which the 7.3 line uses, did not change" $?
 sed 's/^/# /' "$tmp/refresh.err"
 
 # Refused: a commit on top that edits patch A's new file.
