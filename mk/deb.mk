@@ -19,19 +19,20 @@ KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 # little of it as it can (a 6.12 config: 6.12; a 6.18 or 7.x one: 7.3).
 # Either way the build says which line and why.
 PKG_CONFIG := $(abspath $(KCONFIG_DEB))
-# What a build of a chosen line says first.
-pkg_say_line = set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
-	echo "  PKG     the $(LINE) line (LINE=$(LINE)); $(KCONFIG_DEB) is from" \
-		"Linux $$2"
+# What a build of a chosen line says first; nothing when the config chose
+# it, which has said so (PKG_LINE_SAID).
+pkg_say_line = $(if $(PKG_LINE_SAID),,@set -- $$(scripts/config-line.sh \
+	$(PKG_CONFIG)) && echo "  PKG     the $(LINE) line (LINE=$(LINE));" \
+	"$(KCONFIG_DEB) is from Linux $$2")
 ifeq ($(origin LINE),file)
 deb rpm pacman: deps
 	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
 	echo "  PKG     $(KCONFIG_DEB) is from Linux $$2: the $$1 line" \
 		"(LINE=6.12 or LINE=7.3 chooses)" && \
-	$(MAKE) --no-print-directory LINE=$$1 $@
+	$(MAKE) --no-print-directory LINE=$$1 PKG_LINE_SAID=1 $@
 else
 deb: deps
-	@$(pkg_say_line)
+	$(pkg_say_line)
 	@JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) $(LOUT)/deb/linux \
 		$(PKG_CONFIG)
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-deb.sh \
@@ -43,7 +44,7 @@ deb: deps
 # (linux-gpuprio, in $(LOUT)/pacman, as a user: makepkg refuses root), and
 # gpunice in the same format (scripts/make-tool-rpm.sh, make-tool-pacman.sh).
 rpm pacman: deps
-	@$(pkg_say_line)
+	$(pkg_say_line)
 	@KPKG=$@ JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) \
 		$(LOUT)/$@/linux $(PKG_CONFIG)
 	$(if $(DEB_CONFIG_ONLY),,@scripts/make-tool-$@.sh $(LOUT)/$@/gpunice-build \

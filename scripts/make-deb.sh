@@ -47,10 +47,11 @@ fi
 
 conf_text() { case $config in *.gz) zcat "$config" ;; *) cat "$config" ;; esac; }
 modules=$(conf_text | grep -c '=m$' || true)
+[ "$modules" = 1 ] && modules="1 module" || modules="$modules modules"
 # The kernel that wrote the config (scripts/config-line.sh reads it).
 from=$("$repo/scripts/config-line.sh" "$config" 2>/dev/null | cut -d' ' -f2)
 cat <<EOF
-  $(printf %-7s "$tag") kernel package ($kpkg) from $config ($modules modules)
+  $(printf %-7s "$tag") kernel package ($kpkg) from $config ($modules)
           and the series, local version -gpuprio, packages in $outdir
   $(printf %-7s "$tag") Expect for a distribution config (thousands of modules, debug
           info off) about 3 to 6 hours on 2 cores and some 20 GB in
