@@ -171,6 +171,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing:$missing" >&2
 	again="sudo make deps"
 	[ "$ktar" = "$debian_ktar" ] || again="$again KTAR=$ktar"
+	[ "$ktar73" = "$debian_ktar73" ] || again="$again KTAR73=$ktar73"
 	echo "install-deps: install them as root: $again" \
 		"(or sudo apt-get install$missing)" >&2
 	exit 1
