@@ -2,11 +2,12 @@
 ##   make tool          gpunice alone and its tests: no root, no kernel
 ##   make install       gpunice, man pages, completion, headers
 ##                      (PREFIX=/usr/local DESTDIR=)
+##   make uninstall     what make install put there (same PREFIX, DESTDIR)
 ##   make hwbench       the i915 hardware benchmark (needs libdrm-dev)
 ##   make hw-report     $OUT/hw-report.txt, to attach to a hardware result
 ##   make help          this list
 ##   make clean         remove $OUT
-.PHONY: tool install hwbench hw-report help clean
+.PHONY: tool install uninstall hwbench hw-report help clean
 # gpunice alone, with its host tests and man page lint: no root, no apt, no
 # kernel tree (tests/host/suites/20-gpunice never issues the syscalls on
 # the host).
@@ -24,6 +25,10 @@ tool:
 install:
 	@$(MAKE) --no-print-directory -C tools/gpunice install \
 		O=$(GPUNICE_OUT) PREFIX=$(or $(PREFIX),/usr/local) DESTDIR=$(DESTDIR)
+
+uninstall:
+	@$(MAKE) --no-print-directory -C tools/gpunice uninstall \
+		PREFIX=$(or $(PREFIX),/usr/local) DESTDIR=$(DESTDIR)
 
 # For a machine with an Intel GPU (README, "On your machine"): libdrm, no
 # kernel tree.
