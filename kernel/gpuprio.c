@@ -521,7 +521,7 @@ static int proc_gpuprio_syscalls(const struct ctl_table *table, int write,
 }
 #endif
 
-static struct ctl_table gpuprio_sysctls[] = {
+static const struct ctl_table gpuprio_sysctls[] = {
 	{
 		.procname	= "gpuprio_follow_nice",
 		.data		= &sysctl_gpuprio_follow_nice,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Turn the repository into the series sent upstream, for the kernel line
-# LINE (6.12 by default, or 7.3): one commit per patch of
+# LINE (7.3 by default, or 6.12): one commit per patch of
 # patches/<line>/series, each with the new files patches/<line>/files gives
 # it, on top of that line's pristine tree; then git format-patch with the
 # cover letter, and prove the result: git am applies it to a clean tree,
@@ -39,17 +39,20 @@ claims() {
 			[ -n "$f" ] && (cd "$repo" && find "$f" -type f 2>/dev/null)
 		done | sort -u
 }
-claims "$repo"/patches/*/files > "$claimed"
+# The new files at their kernel paths are the upstream line's.
+claims "$repo/patches/$series_upstream/files" > "$claimed"
 (cd "$repo" && find kernel include fs drivers Documentation \
 	tools/testing/selftests/gpuprio -type f 2>/dev/null | sort) |
 	comm -23 - "$claimed" > "$claimed.missing"
-if [ -d "$dir/new" ]; then
-	sed -e '/^#/d' -e '/^$/d' "$dir/files" | cut -d' ' -f2- |
-		tr ' ' '\n' | sort -u > "$claimed"
-	(cd "$dir/new" && find . -type f | sed 's|^\./||' | sort) |
-		comm -23 - "$claimed" | sed "s|^|patches/$line/new/|" \
-		>> "$claimed.missing"
-fi
+# This line's own files and deltas, by this line's patches.
+sed -e '/^#/d' -e '/^$/d' "$dir/files" | cut -d' ' -f2- |
+	tr ' ' '\n' | sort -u > "$claimed"
+for sub in new delta; do
+	[ -d "$dir/$sub" ] || continue
+	(cd "$dir/$sub" && find . -type f | sed -e 's|^\./||' \
+		-e "s|\\.diff\$||" | sort) | comm -23 - "$claimed" |
+		sed "s|^|patches/$line/$sub/|" >> "$claimed.missing"
+done
 if [ -s "$claimed.missing" ]; then
 	not_ok "every new file belongs to a patch"
 	sed 's/^/# unclaimed: /' "$claimed.missing"

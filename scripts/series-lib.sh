@@ -3,16 +3,21 @@
 # make tree (series-tree.sh) and make refresh (series-refresh.sh).
 # Sourced, not run: it defines functions and the commit identity.
 #
-# The repository keeps one series per kernel line (LINE: 6.12, the
-# default, or 7.3) in two halves: new files at their kernel paths, shared by
-# the lines, and edits to upstream files as patches/<line>/NNNN-*.patch (git
+# The repository keeps one series per kernel line (LINE: 7.3, the
+# upstream line and the default, or 6.12, its backport) in two halves: new
+# files, and edits to upstream files as patches/<line>/NNNN-*.patch (git
 # format-patch output limited to upstream files), ordered by
 # patches/<line>/series; patches/<line>/files says which patch adds which
-# new files. A new file that must differ on one line has that line's copy
-# at patches/<line>/new/<kernel path>, which overrides the shared one.
+# new files. The new files at their kernel paths are exactly the upstream
+# line's. A backport line takes them as they are, or through its delta,
+# patches/<line>/delta/<kernel path>.diff (a unified diff from the
+# upstream copy to the line's), and keeps a file no other line adds at
+# patches/<line>/new/<kernel path>.
 
+# The line that goes upstream: its new files are the repository's own.
+series_upstream=7.3
 # The kernel line of the scripts that source this file.
-series_line=${LINE:-6.12}
+series_line=${LINE:-$series_upstream}
 
 # Fixed dates and committer, so that the same series gives the same commits.
 export GIT_AUTHOR_DATE="2026-12-01T00:00:00Z"
@@ -49,13 +54,33 @@ series_files() {
 	sed -n "s|^$2 ||p" "$(series_dir "$1")/files"
 }
 
-# series_src <repository> <new file>: where the line's copy of a new file
-# is: its override in patches/<line>/new/, or else the shared one.
-series_src() {
-	if [ -e "$(series_dir "$1")/new/$2" ]; then
-		echo "$(series_dir "$1")/new/$2"
+# series_delta <repository> <new file> [<line>]: the path of the line's
+# delta of the file (it may not exist).
+series_delta() {
+	echo "$1/patches/${3:-$series_line}/delta/$2.diff"
+}
+
+# series_copy <repository> <new file> <destination> [<line>]: write the
+# line's copy of a new file: its own file in patches/<line>/new/, or the
+# upstream one, through the line's delta where it has one. A delta that no
+# longer applies stops it, saying which.
+series_copy() {
+	_l=${4:-$series_line}
+	if [ -e "$1/patches/$_l/new/$2" ]; then
+		cp "$1/patches/$_l/new/$2" "$3"
+	elif [ -e "$(series_delta "$1" "$2" "$_l")" ]; then
+		# -F0: a hunk whose context moved applies only where its
+		# lines are unchanged; fuzz could put it in the wrong place.
+		if ! patch -s -F0 -r - --no-backup-if-mismatch -o "$3" \
+			"$1/$2" "$(series_delta "$1" "$2" "$_l")" >/dev/null; then
+			rm -f "$3"
+			echo "series: the $_l delta of $2," \
+				"patches/$_l/delta/$2.diff, no longer applies" \
+				"to $2: redo it (HACKING.md, \"The backport\")" >&2
+			return 1
+		fi
 	else
-		echo "$1/$2"
+		cp "$1/$2" "$3"
 	fi
 }
 
@@ -79,7 +104,7 @@ series_commit() {
 	while read -r p; do
 		for f in $(series_files "$1" "$p"); do
 			mkdir -p "$(dirname "$f")"
-			cp -R "$(series_src "$1" "$f")" "$(dirname "$f")/"
+			series_copy "$1" "$f" "$f" || return 1
 		done
 		if ! git apply --index "$(series_dir "$1")/$p"; then
 			echo "series: $p does not apply" >&2

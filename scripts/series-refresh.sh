@@ -1,16 +1,16 @@
 #!/bin/sh
 # make refresh: write the series branch of make tree back into the
-# repository, for the kernel line LINE (6.12 by default, or 7.3): each
+# repository, for the kernel line LINE (7.3 by default, or 6.12): each
 # commit's edits to upstream files as patches/<line>/NNNN-<subject>.patch
 # (git format-patch's header and message, then the diffstat and diff of the
 # upstream files only), patches/<line>/series in commit order,
 # patches/<line>/files with the new files each commit adds, and the new
-# files themselves: at patches/<line>/new/<kernel path> where the line has
-# its own copy there, else at their kernel paths, shared by the lines (a
-# change to a file another line shares, or to one another line has its own
-# copy of, is said on stderr). A new file belongs to the commit that adds
-# it: a later commit that edits it is refused (squash it with git rebase
-# -i).
+# files themselves. The upstream line's are written at their kernel paths
+# (stderr says which backport line takes a change, and whose delta no
+# longer applies); a backport line's, as its deltas against those, or in
+# patches/<line>/new/ for a file the upstream series does not add
+# (scripts/series-lib.sh). A new file belongs to the commit that adds it: a
+# later commit that edits it is refused (squash it with git rebase -i).
 #
 # usage: series-refresh.sh <tree dir> <repository>
 set -eu
@@ -36,6 +36,106 @@ set -- .
 while read -r f; do
 	set -- "$@" ":(exclude)$f"
 done < "$work/new"
+
+# up_files: the new files of the upstream line's series.
+up_files() {
+	sed -e '/^#/d' -e 's/^[^ ]* //' "$repo/patches/$series_upstream/files" |
+		tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+
+# write_upstream: the upstream line's new files are the repository's own, at
+# their kernel paths. A backport line that adds one of them takes the
+# change too, through its delta where it has one: say so, and say when
+# that delta no longer applies (its next sync-tree stops there).
+write_upstream() {
+	# shellcheck disable=SC2086 # $new_dirs: a list, split on purpose
+	(cd "$repo" && find $new_dirs -type f 2>/dev/null) | sort |
+		comm -23 - "$work/new" > "$work/gone"
+	while read -r f; do
+		for d in "$repo"/patches/*/; do
+			d=${d%/} l=${d##*/}
+			[ "$l" = "$series_line" ] && continue
+			grep -q " $f\( \|$\)" "$d/files" 2>/dev/null || continue
+			# The line still adds it: it becomes that line's own.
+			mkdir -p "$d/new/$(dirname "$f")"
+			series_copy "$repo" "$f" "$d/new/$f" "$l" || exit 1
+			rm -f "$d/delta/$f.diff"
+			echo "refresh: $f left the $series_line series; the $l" \
+				"line still adds it, now as patches/$l/new/$f" >&2
+		done
+		rm -f "$repo/$f"
+	done < "$work/gone"
+	while read -r f; do
+		git show "HEAD:$f" > "$work/file"
+		if ! cmp -s "$work/file" "$repo/$f"; then
+			for d in "$repo"/patches/*/; do
+				d=${d%/} l=${d##*/}
+				[ "$l" = "$series_line" ] && continue
+				grep -q " $f\( \|$\)" "$d/files" 2>/dev/null ||
+					continue
+				[ -e "$d/new/$f" ] && continue
+				if [ ! -e "$d/delta/$f.diff" ]; then
+					echo "refresh: $f changed; the $l line" \
+						"takes the change too" >&2
+				elif patch -s -F0 -r - --dry-run -o /dev/null \
+					"$work/file" "$d/delta/$f.diff" \
+					>/dev/null 2>&1; then
+					echo "refresh: $f changed; the $l line" \
+						"takes the change too, through" \
+						"patches/$l/delta/$f.diff" >&2
+				else
+					echo "refresh: $f changed, and the $l" \
+						"line's delta, patches/$l/delta/$f.diff," \
+						"no longer applies to it: redo it" \
+						"(HACKING.md, \"The backport\")" >&2
+				fi
+			done
+		fi
+		mkdir -p "$(dirname "$repo/$f")"
+		cp "$work/file" "$repo/$f"
+		if [ -x "$f" ]; then chmod +x "$repo/$f"; else chmod -x "$repo/$f"; fi
+	done < "$work/new"
+}
+
+# write_backport: a backport line keeps no copy of an upstream new file:
+# where its copy differs, the difference is its delta; a file the upstream
+# series does not add is the line's own, in patches/<line>/new/.
+write_backport() {
+	up_files > "$work/up"
+	for sub in delta new; do
+		[ -d "$dir/$sub" ] || continue
+		(cd "$dir/$sub" && find . -type f | sed -e 's|^\./||' \
+			-e 's|\.diff$||') | sort | comm -23 - "$work/new" |
+			while read -r f; do
+				rm -f "$dir/$sub/$f" "$dir/$sub/$f.diff"
+			done
+	done
+	while read -r f; do
+		git show "HEAD:$f" > "$work/file"
+		if ! grep -qxF "$f" "$work/up"; then
+			mkdir -p "$dir/new/$(dirname "$f")"
+			cp "$work/file" "$dir/new/$f"
+			continue
+		fi
+		delta=$(series_delta "$repo" "$f")
+		if diff -u --label "a/$f" --label "b/$f" "$repo/$f" \
+			"$work/file" > "$work/delta"; then
+			rm -f "$delta"
+			continue
+		fi
+		cmp -s "$work/delta" "$delta" && continue
+		echo "refresh: $f: the change is in the $series_line line's" \
+			"delta, ${delta#"$repo/"}; the upstream copy did not" \
+			"change (a change for both lines is made on the" \
+			"$series_upstream line)" >&2
+		mkdir -p "$(dirname "$delta")"
+		cp "$work/delta" "$delta"
+	done < "$work/new"
+	for sub in delta new; do
+		[ -d "$dir/$sub" ] && find "$dir/$sub" -depth -type d -empty -delete
+	done
+	return 0
+}
 
 i=0
 mkdir "$work/patches"
@@ -82,61 +182,10 @@ cp "$work/series" "$dir/series"
 } > "$work/files.new"
 cp "$work/files.new" "$dir/files"
 
-# The shared new files other lines use as they are (no override there).
-for d in "$repo"/patches/*/; do
-	[ "$d" = "$dir/" ] && continue
-	[ -f "$d/files" ] || continue
-	sed -e '/^#/d' -e 's/^[^ ]* //' "$d/files" | tr ' ' '\n' |
-		while read -r f; do
-			[ -n "$f" ] && [ ! -e "$d/new/$f" ] && echo "$f"
-		done
-done | sort -u > "$work/others"
-
-# The new files as the branch has them; those it no longer adds go.
-# shellcheck disable=SC2086 # $new_dirs: a list, split on purpose
-(cd "$repo" && find $new_dirs -type f 2>/dev/null) | sort |
-	comm -23 - "$work/new" | comm -23 - "$work/others" | while read -r f; do
-		rm -f "$repo/$f"
-	done
-(cd "$dir" 2>/dev/null && [ -d new ] && cd new && find . -type f |
-	sed 's|^\./||') | sort | comm -23 - "$work/new" | while read -r f; do
-		rm -f "$dir/new/$f"
-	done
-while read -r f; do
-	git show "HEAD:$f" > "$work/file"
-	if [ -e "$dir/new/$f" ]; then
-		dst=$dir/new/$f
-		if grep -qxF "$f" "$work/others" &&
-		   ! cmp -s "$work/file" "$dst"; then
-			echo "refresh: $f changed in the $series_line line's own" \
-				"copy, ${dst#"$repo/"}; the shared one, which" \
-				"another line uses, did not: carry the change" \
-				"there (git cherry-pick)" >&2
-		fi
-	else
-		dst=$repo/$f
-		if grep -qxF "$f" "$work/others" &&
-		   ! cmp -s "$work/file" "$repo/$f"; then
-			echo "refresh: $f is shared with another line, which" \
-				"gets this change too (to keep it to this line," \
-				"copy the file to patches/$series_line/new/$f" \
-				"and refresh again)" >&2
-		fi
-		# A line with its own copy does not get the change: say so,
-		# or a fix made on one line is silently missing on the other.
-		cmp -s "$work/file" "$repo/$f" ||
-		for o in "$repo"/patches/*/new/"$f"; do
-			[ -e "$o" ] || continue
-			o=${o#"$repo/"} l=${o#patches/} l=${l%%/*}
-			echo "refresh: $f changed, and the $l line has its own" \
-				"copy, $o, which did not: carry the change there" \
-				"(make tree LINE=$l, git cherry-pick)" >&2
-		done
-	fi
-	mkdir -p "$(dirname "$dst")"
-	cp "$work/file" "$dst"
-	if [ -x "$f" ]; then chmod +x "$dst"; else chmod -x "$dst"; fi
-done < "$work/new"
-[ -d "$dir/new" ] && find "$dir/new" -depth -type d -empty -delete
+if [ "$series_line" = "$series_upstream" ]; then
+	write_upstream
+else
+	write_backport
+fi
 git update-ref refs/worktree/series-written HEAD
 echo "  REFRESH $dir: $i patches, $(wc -l < "$work/new") new files"

@@ -1,10 +1,9 @@
 #!/bin/sh
 # Bring a kernel tree up to date with the project: pristine source of the
-# kernel line LINE (6.12 by default, or 7.3), the new files of that line's
-# series copied in (patches/<line>/files; a line's override in
-# patches/<line>/new/ before the shared file), its patches applied. Only
-# files whose content changed are touched, so the kernel build stays
-# incremental.
+# kernel line LINE (7.3 by default, or 6.12), the new files of that line's
+# series copied in (patches/<line>/files; a backport line's copy through its
+# delta, scripts/series-lib.sh), its patches applied. Only files whose
+# content changed are touched, so the kernel build stays incremental.
 #
 # usage: sync-tree.sh <linux-source tarball> <pristine dir> <tree dir>
 # GPUNICE_SERIES names another series file, for patches still in the works.
@@ -35,7 +34,7 @@ trap 'rm -rf "$stage"' EXIT
 while read -r p; do
 	for f in $(series_files "$repo" "$p"); do
 		mkdir -p "$stage/$(dirname "$f")"
-		cp -R "$(series_src "$repo" "$f")" "$stage/$(dirname "$f")/"
+		series_copy "$repo" "$f" "$stage/$f" || exit 1
 	done
 done < "$series"
 

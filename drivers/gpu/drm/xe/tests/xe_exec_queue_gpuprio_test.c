@@ -8,6 +8,11 @@
  *
  * xe_exec_queue_create_ioctl() is out of reach: xe_exec_queue_create()
  * needs a VM and an LRC buffer object, which a fake device cannot make.
+ * So are the MULTI_GROUP property, which needs a VM, GuC submission and a
+ * buffer object for the group's page, and the GuC backend that sends a
+ * policy for the group's context. Multi-queue groups are therefore set up
+ * by hand, as exec_queue_set_multi_group() and
+ * xe_exec_queue_group_validate() leave them, and undone by hand.
  *
  * Each test case runs in a kthread of its own, so a nice or GPU priority
  * left behind by a failed assertion goes away with it; the tests still put
@@ -33,6 +38,11 @@ struct gpuprio_test {
 	/* What the fake backend saw: its calls that stored a priority */
 	int calls;
 	enum xe_exec_queue_priority last;
+	struct xe_exec_queue *last_q;
+	/* set_priority calls on a secondary queue of a group: never */
+	int secondary_calls;
+	/* set_multi_queue_priority calls */
+	int group_calls;
 	/* Fail set_priority as the GuC backend does when out of memory. */
 	bool fail;
 	long saved_nice;
@@ -44,12 +54,25 @@ static int fake_set_priority(struct xe_exec_queue *q,
 {
 	struct gpuprio_test *t = kunit_get_current_test()->priv;
 
+	if (xe_exec_queue_is_multi_queue_secondary(q))
+		t->secondary_calls++;
 	if (t->fail)
 		return -ENOMEM;
 
 	t->calls++;
 	t->last = priority;
+	t->last_q = q;
 	WRITE_ONCE(q->sched_props.priority, priority);
+	return 0;
+}
+
+static int fake_set_multi_queue_priority(struct xe_exec_queue *q,
+					 enum xe_multi_queue_priority priority)
+{
+	struct gpuprio_test *t = kunit_get_current_test()->priv;
+
+	t->group_calls++;
+	q->multi_queue.priority = priority;
 	return 0;
 }
 
@@ -60,6 +83,7 @@ static bool fake_reset_status(struct xe_exec_queue *q)
 
 static const struct xe_exec_queue_ops fake_ops = {
 	.set_priority = fake_set_priority,
+	.set_multi_queue_priority = fake_set_multi_queue_priority,
 	.reset_status = fake_reset_status,
 };
 
@@ -103,6 +127,7 @@ static int gpuprio_test_init(struct kunit *test)
 	xe_kunit_helper_xe_device_test_init(test);
 	t->xe = test->priv;
 	hwe->gt = xe_device_get_gt(t->xe, 0);
+	KUNIT_ASSERT_NOT_NULL(test, hwe->gt);
 	hwe->class = XE_ENGINE_CLASS_RENDER;
 	t->hwe = hwe;
 	t->saved_nice = task_nice(current);
@@ -118,8 +143,16 @@ static int gpuprio_test_init(struct kunit *test)
 	return 0;
 }
 
-static void gpuprio_test_free_queue(void *q)
+/*
+ * A group made by hand is undone by hand: xe_exec_queue_group_cleanup()
+ * would put the primary reference and the group page that only
+ * xe_exec_queue_group_validate() and xe_exec_queue_group_init() take.
+ */
+static void gpuprio_test_free_queue(void *arg)
 {
+	struct xe_exec_queue *q = arg;
+
+	q->multi_queue.valid = false;
 	__xe_exec_queue_free(q);
 }
 
@@ -142,12 +175,37 @@ static struct xe_exec_queue *gpuprio_test_queue(struct kunit *test, u32 flags)
 	return q;
 }
 
+/* Make @q a client's queue, as the end of the create ioctl does. */
+static u32 gpuprio_test_install(struct kunit *test, struct xe_exec_queue *q)
+{
+	struct gpuprio_test *t = test->priv;
+	u32 id;
+
+	KUNIT_ASSERT_EQ(test, xa_alloc(&t->xef.exec_queue.xa, &id, q,
+				       xa_limit_32b, GFP_KERNEL), 0);
+	/* Only for the call: freeing the queue would put the fake file */
+	q->xef = &t->xef;
+	return id;
+}
+
+static void gpuprio_test_uninstall(struct kunit *test,
+				   struct xe_exec_queue *q, u32 id)
+{
+	struct gpuprio_test *t = test->priv;
+
+	q->xef = NULL;
+	xa_erase(&t->xef.exec_queue.xa, id);
+	/* The lookup's reference is put again on every path */
+	KUNIT_EXPECT_EQ(test, kref_read(&q->refcount), 1);
+}
+
 /*
  * An exec of @q by the current task, through the real xe_exec_ioctl(): it
  * finds @q in the client's table and applies the task's priority, then
  * fails with -EFAULT reading the batch addresses of a parallel queue from
  * NULL, before it needs a VM, a lock or hardware. Nothing after that point
- * changes the priority.
+ * changes the priority. The queues of a real multi-queue group are never
+ * parallel, which xe_exec_queue_follow_task() does not look at.
  */
 static void gpuprio_test_exec(struct kunit *test, struct xe_exec_queue *q)
 {
@@ -155,17 +213,12 @@ static void gpuprio_test_exec(struct kunit *test, struct xe_exec_queue *q)
 	struct drm_xe_exec args = {};
 	u32 id;
 
-	KUNIT_ASSERT_EQ(test, xa_alloc(&t->xef.exec_queue.xa, &id, q,
-				       xa_limit_32b, GFP_KERNEL), 0);
+	id = gpuprio_test_install(test, q);
 	args.exec_queue_id = id;
-	/* Only for the call: freeing the queue would put the fake file */
-	q->xef = &t->xef;
+	args.num_batch_buffer = q->width;
 	KUNIT_EXPECT_EQ(test, xe_exec_ioctl(&t->xe->drm, &args, &t->file),
 			-EFAULT);
-	q->xef = NULL;
-	xa_erase(&t->xef.exec_queue.xa, id);
-	/* The lookup's reference is put again on the error path */
-	KUNIT_EXPECT_EQ(test, kref_read(&q->refcount), 1);
+	gpuprio_test_uninstall(test, q, id);
 }
 
 struct gpuprio_task_case {
@@ -207,7 +260,11 @@ static void gpuprio_test_skip_unsupported(struct kunit *test,
 		kunit_skip(test, "needs CONFIG_GPUPRIO");
 }
 
-/* A new user queue starts at the priority of the task creating it. */
+/*
+ * A new user queue starts at the priority of the task creating it. So does
+ * the primary of a multi-queue group, which is a user queue when it is
+ * allocated: the MULTI_GROUP property only makes it one after that.
+ */
 static void gpuprio_test_create_user(struct kunit *test)
 {
 	const struct gpuprio_task_case *c = test->param_value;
@@ -433,6 +490,273 @@ static void gpuprio_test_fdinfo(struct kunit *test)
 	gpuprio_test_restore_task(test);
 }
 
+#define GPUPRIO_TEST_SECONDARIES	2
+
+/* A multi-queue group: its primary Q0 and secondaries, see the top. */
+struct gpuprio_test_group {
+	struct xe_exec_queue_group group;
+	struct xe_exec_queue *primary;
+	struct xe_exec_queue *secondary[GPUPRIO_TEST_SECONDARIES];
+};
+
+/*
+ * A group of user queues created by the current task: with the flag
+ * xe_exec_queue_create_ioctl() passes, and the in-group priority each
+ * queue gets by default.
+ */
+static struct gpuprio_test_group *gpuprio_test_group(struct kunit *test)
+{
+	struct gpuprio_test_group *g;
+	int i;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+
+	g->primary = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+	g->group.primary = g->primary;
+	g->primary->multi_queue.group = &g->group;
+	g->primary->multi_queue.valid = true;
+	g->primary->multi_queue.is_primary = true;
+	g->primary->multi_queue.pos = 0;
+
+	for (i = 0; i < GPUPRIO_TEST_SECONDARIES; i++) {
+		struct xe_exec_queue *q;
+
+		q = gpuprio_test_queue(test, EXEC_QUEUE_FLAG_TASK_PRIORITY);
+		q->multi_queue.group = &g->group;
+		q->multi_queue.valid = true;
+		q->multi_queue.pos = i + 1;
+		KUNIT_ASSERT_TRUE(test,
+				  xe_exec_queue_is_multi_queue_secondary(q));
+		g->secondary[i] = q;
+	}
+	return g;
+}
+
+/* The secondaries keep the priority they were created with, never sent. */
+static void gpuprio_test_expect_secondaries(struct kunit *test,
+					    struct gpuprio_test_group *g,
+					    enum xe_exec_queue_priority prio)
+{
+	struct gpuprio_test *t = test->priv;
+	int i;
+
+	for (i = 0; i < GPUPRIO_TEST_SECONDARIES; i++)
+		KUNIT_EXPECT_EQ_MSG(test, g->secondary[i]->sched_props.priority,
+				    prio, "secondary %d", i);
+	KUNIT_EXPECT_EQ(test, t->secondary_calls, 0);
+}
+
+/*
+ * An exec on any queue of a group gives the group's primary, whose priority
+ * the GuC schedules the whole group at, the submitting task's priority.
+ */
+static void gpuprio_test_group_follow(struct kunit *test)
+{
+	const struct gpuprio_task_case *c = test->param_value;
+	struct gpuprio_test *t = test->priv;
+	struct gpuprio_test_group *g;
+	int i;
+
+	gpuprio_test_skip_unsupported(test, c);
+	gpuprio_test_set_nice(0);
+	g = gpuprio_test_group(test);
+
+	for (i = 0; i < GPUPRIO_TEST_SECONDARIES; i++) {
+		t->last_q = NULL;
+		gpuprio_test_set_task(c->nice, c->gpuprio);
+		gpuprio_test_exec(test, g->secondary[i]);
+		gpuprio_test_restore_task(test);
+
+		KUNIT_EXPECT_EQ_MSG(test, g->primary->sched_props.priority,
+				    gpuprio_test_expected(c->expected),
+				    "exec on secondary %d", i);
+		if (IS_ENABLED(CONFIG_GPUPRIO))
+			KUNIT_EXPECT_PTR_EQ_MSG(test, t->last_q, g->primary,
+						"exec on secondary %d", i);
+
+		/* Back to normal from the primary itself */
+		gpuprio_test_set_nice(0);
+		gpuprio_test_exec(test, g->primary);
+		KUNIT_EXPECT_EQ(test, g->primary->sched_props.priority,
+				XE_EXEC_QUEUE_PRIORITY_NORMAL);
+	}
+	gpuprio_test_expect_secondaries(test, g, XE_EXEC_QUEUE_PRIORITY_NORMAL);
+	KUNIT_EXPECT_EQ(test, t->calls,
+			IS_ENABLED(CONFIG_GPUPRIO) ?
+			2 * GPUPRIO_TEST_SECONDARIES : 0);
+	KUNIT_EXPECT_EQ(test, t->group_calls, 0);
+}
+
+/*
+ * Tasks of different bands on the queues of one group move the whole
+ * group at each exec; no secondary is ever given a priority of its own.
+ */
+static void gpuprio_test_group_refresh(struct kunit *test)
+{
+	static const struct {
+		int queue;	/* 0 the primary, then the secondaries */
+		long nice;
+		enum xe_exec_queue_priority expected;
+	} steps[] = {
+		{ 1, 5, XE_EXEC_QUEUE_PRIORITY_LOW },
+		{ 0, 0, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+		{ 2, 19, XE_EXEC_QUEUE_PRIORITY_LOW },
+		{ 1, -20, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+		{ 0, 3, XE_EXEC_QUEUE_PRIORITY_LOW },
+		{ 2, 0, XE_EXEC_QUEUE_PRIORITY_NORMAL },
+	};
+	struct gpuprio_test *t = test->priv;
+	struct gpuprio_test_group *g;
+	int i;
+
+	gpuprio_test_set_nice(0);
+	g = gpuprio_test_group(test);
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		struct xe_exec_queue *q = steps[i].queue ?
+			g->secondary[steps[i].queue - 1] : g->primary;
+
+		gpuprio_test_set_nice(steps[i].nice);
+		gpuprio_test_exec(test, q);
+		KUNIT_EXPECT_EQ_MSG(test, g->primary->sched_props.priority,
+				    gpuprio_test_expected(steps[i].expected),
+				    "step %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, t->calls,
+				    IS_ENABLED(CONFIG_GPUPRIO) ? i + 1 : 0,
+				    "step %d", i);
+	}
+	gpuprio_test_expect_secondaries(test, g, XE_EXEC_QUEUE_PRIORITY_NORMAL);
+	gpuprio_test_restore_task(test);
+}
+
+/*
+ * The application's PRIORITY on the primary, other than NORMAL, is the
+ * group's: no exec on any of its queues changes it. The secondaries still
+ * carry the flag they were created with; the primary's choice decides.
+ */
+static void gpuprio_test_group_explicit(struct kunit *test)
+{
+	static const long nices[] = { -20, 0, 7, 19 };
+	const enum xe_exec_queue_priority *prio = test->param_value;
+	struct gpuprio_test *t = test->priv;
+	struct gpuprio_test_group *g;
+	int i, j;
+
+	gpuprio_test_set_nice(0);
+	g = gpuprio_test_group(test);
+	KUNIT_ASSERT_EQ(test, exec_queue_set_priority(t->xe, g->primary, *prio),
+			0);
+
+	for (i = 0; i < ARRAY_SIZE(nices); i++) {
+		gpuprio_test_set_nice(nices[i]);
+		gpuprio_test_exec(test, g->primary);
+		for (j = 0; j < GPUPRIO_TEST_SECONDARIES; j++)
+			gpuprio_test_exec(test, g->secondary[j]);
+		KUNIT_EXPECT_EQ_MSG(test, g->primary->sched_props.priority,
+				    *prio, "nice %ld", nices[i]);
+	}
+	KUNIT_EXPECT_EQ(test, t->calls, 0);
+	gpuprio_test_expect_secondaries(test, g, XE_EXEC_QUEUE_PRIORITY_NORMAL);
+	if (IS_ENABLED(CONFIG_GPUPRIO))
+		gpuprio_test_expect_fdinfo(test, &t->xef, "low overridden");
+	gpuprio_test_restore_task(test);
+}
+
+/*
+ * A secondary created with PRIORITY before MULTI_GROUP in its extension
+ * chain passes exec_queue_user_ext_check() and lost the flag; the group
+ * still follows its task, as its primary does.
+ */
+static void gpuprio_test_group_secondary_flag(struct kunit *test)
+{
+	struct gpuprio_test *t = test->priv;
+	struct gpuprio_test_group *g;
+	struct xe_exec_queue *q;
+
+	if (!IS_ENABLED(CONFIG_GPUPRIO))
+		kunit_skip(test, "nothing follows without CONFIG_GPUPRIO");
+	gpuprio_test_set_nice(0);
+	g = gpuprio_test_group(test);
+	q = g->secondary[0];
+	q->flags &= ~EXEC_QUEUE_FLAG_TASK_PRIORITY;
+
+	gpuprio_test_set_nice(5);
+	gpuprio_test_exec(test, q);
+	KUNIT_EXPECT_EQ(test, g->primary->sched_props.priority,
+			XE_EXEC_QUEUE_PRIORITY_LOW);
+	KUNIT_EXPECT_PTR_EQ(test, t->last_q, g->primary);
+	gpuprio_test_expect_fdinfo(test, &t->xef, "low");
+	gpuprio_test_expect_secondaries(test, g, XE_EXEC_QUEUE_PRIORITY_NORMAL);
+	gpuprio_test_restore_task(test);
+}
+
+/*
+ * The priority of each queue within its group (MULTI_QUEUE_PRIORITY), set
+ * at any time with DRM_IOCTL_XE_EXEC_QUEUE_SET_PROPERTY, orders the
+ * application's queues among themselves: execs of tasks of every band
+ * leave it as the application set it.
+ */
+static void gpuprio_test_group_queue_priority(struct kunit *test)
+{
+	static const struct {
+		long nice;
+		u16 gpuprio;
+	} tasks[] = {
+		{ 19, GPUPRIO_DEFAULT },
+		{ 0, GPUPRIO_DEFAULT },
+		{ -20, GPUPRIO_DEFAULT },
+		{ 0, GPUPRIO_BE_NICE(-10) },
+		{ 0, GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_IDLE, 0) },
+	};
+	static const enum xe_multi_queue_priority set[] = {
+		XE_MULTI_QUEUE_PRIORITY_LOW,
+		XE_MULTI_QUEUE_PRIORITY_HIGH,
+	};
+	struct gpuprio_test *t = test->priv;
+	struct gpuprio_test_group *g;
+	int i, j;
+
+	gpuprio_test_set_nice(0);
+	g = gpuprio_test_group(test);
+	for (j = 0; j < GPUPRIO_TEST_SECONDARIES; j++) {
+		struct drm_xe_exec_queue_set_property args = {
+			.property = DRM_XE_EXEC_QUEUE_SET_PROPERTY_MULTI_QUEUE_PRIORITY,
+			.value = set[j],
+		};
+		struct xe_exec_queue *q = g->secondary[j];
+
+		args.exec_queue_id = gpuprio_test_install(test, q);
+		KUNIT_EXPECT_EQ(test,
+				xe_exec_queue_set_property_ioctl(&t->xe->drm,
+								 &args,
+								 &t->file), 0);
+		gpuprio_test_uninstall(test, q, args.exec_queue_id);
+	}
+	KUNIT_ASSERT_EQ(test, t->group_calls, GPUPRIO_TEST_SECONDARIES);
+
+	for (i = 0; i < ARRAY_SIZE(tasks); i++) {
+		if (!IS_ENABLED(CONFIG_GPUPRIO) &&
+		    tasks[i].gpuprio != GPUPRIO_DEFAULT)
+			continue;
+		gpuprio_test_set_task(tasks[i].nice, tasks[i].gpuprio);
+		gpuprio_test_exec(test, g->primary);
+		for (j = 0; j < GPUPRIO_TEST_SECONDARIES; j++)
+			gpuprio_test_exec(test, g->secondary[j]);
+		gpuprio_test_restore_task(test);
+
+		KUNIT_EXPECT_EQ_MSG(test, g->primary->multi_queue.priority,
+				    XE_MULTI_QUEUE_PRIORITY_NORMAL, "task %d", i);
+		for (j = 0; j < GPUPRIO_TEST_SECONDARIES; j++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    g->secondary[j]->multi_queue.priority,
+					    set[j], "task %d, secondary %d",
+					    i, j);
+	}
+	KUNIT_EXPECT_EQ(test, t->group_calls, GPUPRIO_TEST_SECONDARIES);
+	KUNIT_EXPECT_EQ(test, t->secondary_calls, 0);
+}
+
 struct gpuprio_other_case {
 	const char *name;
 	u32 flags;
@@ -445,7 +769,8 @@ static const struct gpuprio_other_case gpuprio_other_cases[] = {
 	{ "gsc", EXEC_QUEUE_FLAG_KERNEL | EXEC_QUEUE_FLAG_PERMANENT,
 	  XE_EXEC_QUEUE_PRIORITY_NORMAL },
 	{ "migrate", EXEC_QUEUE_FLAG_KERNEL | EXEC_QUEUE_FLAG_PERMANENT |
-	  EXEC_QUEUE_FLAG_HIGH_PRIORITY, XE_EXEC_QUEUE_PRIORITY_KERNEL },
+	  EXEC_QUEUE_FLAG_HIGH_PRIORITY | EXEC_QUEUE_FLAG_MIGRATE |
+	  EXEC_QUEUE_FLAG_LOW_LATENCY, XE_EXEC_QUEUE_PRIORITY_KERNEL },
 	{ "vm bind", EXEC_QUEUE_FLAG_VM, XE_EXEC_QUEUE_PRIORITY_NORMAL },
 	{ "vm bind child", EXEC_QUEUE_FLAG_VM |
 	  EXEC_QUEUE_FLAG_BIND_ENGINE_CHILD, XE_EXEC_QUEUE_PRIORITY_NORMAL },
@@ -491,6 +816,12 @@ static struct kunit_case gpuprio_test_cases[] = {
 	KUNIT_CASE_PARAM(gpuprio_test_explicit, gpuprio_explicit_gen_params),
 	KUNIT_CASE(gpuprio_test_explicit_normal),
 	KUNIT_CASE(gpuprio_test_fdinfo),
+	KUNIT_CASE_PARAM(gpuprio_test_group_follow, gpuprio_task_gen_params),
+	KUNIT_CASE(gpuprio_test_group_refresh),
+	KUNIT_CASE_PARAM(gpuprio_test_group_explicit,
+			 gpuprio_explicit_gen_params),
+	KUNIT_CASE(gpuprio_test_group_secondary_flag),
+	KUNIT_CASE(gpuprio_test_group_queue_priority),
 	KUNIT_CASE_PARAM(gpuprio_test_other, gpuprio_other_gen_params),
 	{}
 };

@@ -5,8 +5,9 @@
  * chosen at creation, then the GPU priority of the task), the entities
  * amdgpu_ctx_get_entity() creates with it and the refresh that each
  * submission does with amdgpu_ctx_follow_task(), on real GPU schedulers of
- * a device that has no hardware behind it. Built into amdgpu, so that it
- * calls the driver's own functions.
+ * a device that has no hardware behind it, under whichever policy
+ * gpu_sched.sched_policy selects. Built into amdgpu, so that it calls the
+ * driver's own functions.
  *
  * Each case runs in a kthread of its own, so the GPU priority and CPU nice
  * the cases give their task need no restoring.
@@ -39,15 +40,18 @@ struct ctx_prio_test_task {
 	u16 gpuprio;	/* GPUPRIO_DEFAULT: follow the CPU nice */
 	int nice;
 	s32 expected;	/* the context priority it gives with CONFIG_GPUPRIO */
+	int fair_nice;	/* the GPU nice it gives an entity under FAIR */
 };
 
 enum { TEST_TASK_HIGH, TEST_TASK_NORMAL, TEST_TASK_LOW, TEST_TASK_BANDS };
 
 /* How the test's task gets each of the three bands. */
 static const struct ctx_prio_test_task task_bands[TEST_TASK_BANDS] = {
-	[TEST_TASK_HIGH] = { GPUPRIO_BE_NICE(-5), 0, AMDGPU_CTX_PRIORITY_HIGH },
-	[TEST_TASK_NORMAL] = { GPUPRIO_DEFAULT, 0, AMDGPU_CTX_PRIORITY_NORMAL },
-	[TEST_TASK_LOW] = { GPUPRIO_DEFAULT, 5, AMDGPU_CTX_PRIORITY_LOW },
+	[TEST_TASK_HIGH] = { GPUPRIO_BE_NICE(-5), 0, AMDGPU_CTX_PRIORITY_HIGH,
+			     -5 },
+	[TEST_TASK_NORMAL] = { GPUPRIO_DEFAULT, 0, AMDGPU_CTX_PRIORITY_NORMAL,
+			       0 },
+	[TEST_TASK_LOW] = { GPUPRIO_DEFAULT, 5, AMDGPU_CTX_PRIORITY_LOW, 5 },
 };
 
 static const struct ctx_prio_test_task task_rows[] = {
@@ -227,7 +231,7 @@ static struct dma_fence *ctx_prio_test_run_job(struct drm_sched_job *job)
 static enum drm_gpu_sched_stat
 ctx_prio_test_timedout_job(struct drm_sched_job *job)
 {
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	return DRM_GPU_SCHED_STAT_RESET;
 }
 
 static void ctx_prio_test_free_job(struct drm_sched_job *job)
@@ -265,7 +269,7 @@ static int ctx_prio_test_dev_init(struct kunit *test)
 
 	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, env);
-	mutex_init(&env->mgr.lock);
+	xa_init_flags(&env->mgr.ctx_handles, XA_FLAGS_ALLOC1);
 	test->priv = env;
 	/* Too big for kmalloc */
 	env->adev = vzalloc(sizeof(*env->adev));
@@ -312,7 +316,18 @@ static void ctx_prio_test_dev_exit(struct kunit *test)
 	}
 	for (i = 0; i < env->num_sched; i++)
 		drm_sched_fini(&env->sched[i]);
-	mutex_destroy(&env->mgr.lock);
+	xa_destroy(&env->mgr.ctx_handles);
+}
+
+/* The DRM master's override, under the lock AMDGPU_SCHED takes */
+static void ctx_prio_test_override(struct kunit *test, struct amdgpu_ctx *ctx,
+				   s32 prio)
+{
+	struct ctx_prio_test_dev *env = test->priv;
+
+	xa_lock(&env->mgr.ctx_handles);
+	amdgpu_ctx_priority_override(ctx, prio);
+	xa_unlock(&env->mgr.ctx_handles);
 }
 
 static struct amdgpu_ctx *ctx_prio_test_dev_ctx(struct kunit *test,
@@ -352,17 +367,41 @@ static enum drm_sched_priority ctx_prio_test_sched_prio(s32 ctx_prio)
 	}
 }
 
-/* @entity is on @sched's run queue of @ctx_prio. */
+/* drm_sched's FAIR policy: a single run queue, the priority a weight */
+static bool ctx_prio_test_fair(struct drm_gpu_scheduler *sched)
+{
+	return sched->num_rqs == 1 && sched->num_user_rqs > 1;
+}
+
+/*
+ * @entity is on @sched's run queue of @ctx_prio, with GPU nice 0. Under
+ * FAIR, on its single run queue, and with @task's GPU nice if @task (not
+ * NULL) gave @ctx_prio at a submission: a task's band weighs HIGH or NORMAL
+ * there, graded by its nice, rather than LOW. A new entity has not been
+ * graded yet.
+ */
 static void ctx_prio_test_expect_rq(struct kunit *test,
 				    struct drm_sched_entity *entity,
 				    struct drm_gpu_scheduler *sched,
-				    s32 ctx_prio, unsigned int row)
+				    s32 ctx_prio,
+				    const struct ctx_prio_test_task *task,
+				    unsigned int row)
 {
 	enum drm_sched_priority prio = ctx_prio_test_sched_prio(ctx_prio);
+	struct drm_sched_rq *rq = sched->sched_rq[prio];
+	int nice = 0;
 
+	if (ctx_prio_test_fair(sched)) {
+		rq = sched->sched_rq[0];
+		if (task && IS_ENABLED(CONFIG_GPUPRIO)) {
+			nice = task->fair_nice;
+			if (prio != DRM_SCHED_PRIORITY_HIGH)
+				prio = DRM_SCHED_PRIORITY_NORMAL;
+		}
+	}
 	KUNIT_EXPECT_EQ_MSG(test, entity->priority, prio, "row %u", row);
-	KUNIT_EXPECT_PTR_EQ_MSG(test, entity->rq, sched->sched_rq[prio],
-				"row %u", row);
+	KUNIT_EXPECT_EQ_MSG(test, entity->nice, nice, "row %u", row);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, entity->rq, rq, "row %u", row);
 }
 
 /*
@@ -384,7 +423,7 @@ static void ctx_prio_test_entity_init(struct kunit *test)
 		ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 		entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-					expected, i);
+					expected, NULL, i);
 	}
 }
 
@@ -396,21 +435,21 @@ static void ctx_prio_test_entity_init(struct kunit *test)
 static void ctx_prio_test_entity_demotion(struct kunit *test)
 {
 	struct ctx_prio_test_dev *env = test->priv;
+	const struct ctx_prio_test_task *high = &task_bands[TEST_TASK_HIGH];
 	const struct ctx_prio_test_task *low = &task_bands[TEST_TASK_LOW];
 	struct drm_sched_entity *entity;
 	struct amdgpu_ctx *ctx;
 
-	ctx_prio_test_set_task(&task_bands[TEST_TASK_HIGH]);
+	ctx_prio_test_set_task(high);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				ctx_prio_test_task_expected(&task_bands[TEST_TASK_HIGH]),
-				0);
+				ctx_prio_test_task_expected(high), NULL, 0);
 
 	ctx_prio_test_set_task(low);
 	amdgpu_ctx_follow_task(ctx, entity, current);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				ctx_prio_test_task_expected(low), 1);
+				ctx_prio_test_task_expected(low), low, 1);
 	KUNIT_EXPECT_PTR_NE(test, entity->rq->sched, TEST_PIPE_HIGH(env));
 }
 
@@ -426,23 +465,21 @@ static void ctx_prio_test_entity_init_own(struct kunit *test)
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_LOW);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				AMDGPU_CTX_PRIORITY_LOW, 0);
+				AMDGPU_CTX_PRIORITY_LOW, NULL, 0);
 
 	/* A task at LOW creates it after an override to HIGH */
 	ctx_prio_test_set_task(&task_bands[TEST_TASK_LOW]);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
-	mutex_lock(&env->mgr.lock);
-	amdgpu_ctx_priority_override(ctx, AMDGPU_CTX_PRIORITY_HIGH);
-	mutex_unlock(&env->mgr.lock);
+	ctx_prio_test_override(test, ctx, AMDGPU_CTX_PRIORITY_HIGH);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_HIGH(env),
-				AMDGPU_CTX_PRIORITY_HIGH, 1);
+				AMDGPU_CTX_PRIORITY_HIGH, NULL, 1);
 
 	/* A task at LOW creates it with HIGH chosen at creation */
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_HIGH);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_GFX);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_HIGH(env),
-				AMDGPU_CTX_PRIORITY_HIGH, 2);
+				AMDGPU_CTX_PRIORITY_HIGH, NULL, 2);
 }
 
 /*
@@ -469,32 +506,34 @@ static void ctx_prio_test_submission(struct kunit *test)
 		ctx_prio_test_set_task(t);
 		amdgpu_ctx_follow_task(ctx, entity, current);
 		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-					ctx_prio_test_task_expected(t), i);
+					ctx_prio_test_task_expected(t), t, i);
 	}
 }
 
 /*
- * An override by the DRM master moves the entity at once and wins over
- * the task at every later submission, as a priority chosen at creation
- * does.
+ * An override by the DRM master moves the entity at once, at GPU nice 0
+ * whatever a task graded it with, and wins over the task at every later
+ * submission, as a priority chosen at creation does.
  */
 static void ctx_prio_test_submission_own(struct kunit *test)
 {
+	const struct ctx_prio_test_task *high = &task_bands[TEST_TASK_HIGH];
 	struct ctx_prio_test_dev *env = test->priv;
 	struct drm_sched_entity *entity;
 	struct amdgpu_ctx *ctx;
 
-	ctx_prio_test_set_task(&task_bands[TEST_TASK_HIGH]);
+	ctx_prio_test_set_task(high);
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_NORMAL);
 	entity = ctx_prio_test_entity(test, ctx, AMDGPU_HW_IP_DMA);
-	mutex_lock(&env->mgr.lock);
-	amdgpu_ctx_priority_override(ctx, AMDGPU_CTX_PRIORITY_LOW);
-	mutex_unlock(&env->mgr.lock);
-	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				AMDGPU_CTX_PRIORITY_LOW, 0);
 	amdgpu_ctx_follow_task(ctx, entity, current);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				AMDGPU_CTX_PRIORITY_LOW, 1);
+				ctx_prio_test_task_expected(high), high, 3);
+	ctx_prio_test_override(test, ctx, AMDGPU_CTX_PRIORITY_LOW);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_LOW, NULL, 0);
+	amdgpu_ctx_follow_task(ctx, entity, current);
+	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
+				AMDGPU_CTX_PRIORITY_LOW, NULL, 1);
 
 	/* Created HIGH, submitted to by a task at LOW */
 	ctx = ctx_prio_test_dev_ctx(test, AMDGPU_CTX_PRIORITY_HIGH);
@@ -502,7 +541,7 @@ static void ctx_prio_test_submission_own(struct kunit *test)
 	ctx_prio_test_set_task(&task_bands[TEST_TASK_LOW]);
 	amdgpu_ctx_follow_task(ctx, entity, current);
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				AMDGPU_CTX_PRIORITY_HIGH, 2);
+				AMDGPU_CTX_PRIORITY_HIGH, NULL, 2);
 }
 
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
@@ -566,7 +605,7 @@ static void ctx_prio_test_submission_race(struct kunit *test)
 	KUNIT_ASSERT_GT_MSG(test, atomic_read(&race.hits), 0,
 			    "the submission never read the override");
 	ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-				AMDGPU_CTX_PRIORITY_HIGH, 0);
+				AMDGPU_CTX_PRIORITY_HIGH, NULL, 0);
 }
 
 /* Enough for the unbounded loop to show, few enough for it to end */
@@ -618,9 +657,7 @@ static void ctx_prio_test_submission_race_bounded(struct kunit *test)
 		struct perf_event_attr wp;
 		int hits;
 
-		mutex_lock(&env->mgr.lock);
-		amdgpu_ctx_priority_override(ctx, starts[i]);
-		mutex_unlock(&env->mgr.lock);
+		ctx_prio_test_override(test, ctx, starts[i]);
 
 		race.override = &ctx->override_priority;
 		hw_breakpoint_init(&wp);
@@ -641,7 +678,7 @@ static void ctx_prio_test_submission_race_bounded(struct kunit *test)
 				    "start %u: read the override %d times", i,
 				    hits);
 		ctx_prio_test_expect_rq(test, entity, TEST_PIPE_NORMAL(env),
-					AMDGPU_CTX_PRIORITY_LOW, i);
+					AMDGPU_CTX_PRIORITY_LOW, NULL, i);
 	}
 }
 #else

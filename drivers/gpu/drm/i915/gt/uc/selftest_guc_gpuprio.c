@@ -108,7 +108,7 @@ static int igt_guc_gpuprio_context_init(void *arg)
 		return PTR_ERR(ctx);
 
 	/* guc_context_init() only reads the GEM context of @ce */
-	ce = kzalloc(sizeof(*ce), GFP_KERNEL);
+	ce = kzalloc_obj(*ce);
 	if (!ce) {
 		err = -ENOMEM;
 		goto out_ctx;
