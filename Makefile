@@ -1,6 +1,6 @@
 # gpunice: GPU priority for Linux tasks.
 #
-# The kernel side is built from Debian's linux-source-6.12 (and -7.3) with
+# The kernel side is built from Debian's linux-source-7.3 (and -6.12) with
 # the project's new files and patches applied, and tested in a QEMU guest.
 # This file holds the variables; the targets live in mk/, one file per
 # concern. 'make help' lists them from their '##' comments.
@@ -10,29 +10,32 @@
 ##   OUT=dir           build output, out by default
 OUT	?= out
 override OUT := $(abspath $(OUT))
-##   KTAR=file         the 6.12 source tarball (Debian's linux-source-6.12)
-KTAR	?= /usr/src/linux-source-6.12.tar.xz
-##   KTAR73=file       the 7.3 source tarball (Debian's linux-source-7.3)
-KTAR73	?= /usr/src/linux-source-7.3.tar.xz
+##   KTAR_7_3=file     the 7.3 source tarball (Debian's linux-source-7.3)
+KTAR_7_3 ?= /usr/src/linux-source-7.3.tar.xz
+##   KTAR_6_12=file    the 6.12 source tarball (Debian's linux-source-6.12)
+KTAR_6_12 ?= /usr/src/linux-source-6.12.tar.xz
 ##   JOBS=n            parallel compile jobs
 JOBS	?= $(shell nproc)
 ##   ARCH_CC=cc        compiler of the guest programs
 ARCH_CC	?= gcc
 
-##   LINE=6.12|7.3     kernel line (patches/<line>/; 7.3 in $OUT/7.3) of kernel,
-##                     initramfs, check-guest, check, patches, tree, refresh
-export LINE ?= 6.12
-ifeq ($(LINE),6.12)
-LOUT	:= $(OUT)
-LTAR	:= $(KTAR)
-else ifeq ($(LINE),7.3)
-LOUT	:= $(OUT)/7.3
-LTAR	:= $(KTAR73)
-else
-$(error LINE=$(LINE): the kernel lines are 6.12 and 7.3)
+##   LINE=7.3|6.12     kernel line of every target: 7.3, the upstream line
+##                     (patches/7.3/, built in $OUT), or 6.12, its backport
+##                     (patches/6.12/, built in $OUT/6.12)
+export LINE ?= 7.3
+# lout_in <out> <line>: a line's build folder in an output folder (the
+# upstream line's is the folder itself); lout, ltar <line>: in $OUT, and a
+# line's source tarball.
+lout_in = $(if $(filter 7.3,$(2)),$(1),$(1)/$(2))
+lout = $(call lout_in,$(OUT),$(1))
+ltar = $(KTAR_$(subst .,_,$(1)))
+ifeq ($(filter 7.3 6.12,$(LINE)),)
+$(error LINE=$(LINE): the kernel lines are 7.3 and 6.12)
 endif
-# A target of the 6.12 line alone.
-only_612 = $(if $(filter 6.12,$(LINE)),,$(error make $@ is for LINE=6.12 only))
+LOUT	:= $(call lout,$(LINE))
+LTAR	:= $(call ltar,$(LINE))
+# The other line: make check checks its series too.
+OTHER_LINE := $(filter-out $(LINE),7.3 6.12)
 
 KDIR	:= $(LOUT)/linux
 PRISTINE := $(LOUT)/linux-pristine

@@ -5,25 +5,27 @@
 # configs/bench.config (CONFIG_BLOCK, for ioprio): $(OUT)/bench-on with the
 # feature and $(OUT)/bench-nogpuprio without it (configs/no-gpuprio.config),
 # built one after the other, booted in turn with gpunice.bench
-# (tests/guest/init). Results, CSV and the plot in $(OUT)/bench.
+# (tests/guest/init). Results, CSV and the plot in $(LOUT)/bench.
 # BENCH_BOOTS: boots per kernel. BENCH_UPDATE_DOC=1 also rewrites the
 # figures in docs/BENCHMARKS.md, but only when every target was met: a
 # missed one fails the run; BENCH_ALLOW_MISSED=1 only reports it.
 BENCH_ON := $(OUT)/bench-on
 BENCH_OFF := $(OUT)/bench-nogpuprio
+# The line's build folders in them.
+BENCH_ON_L := $(call lout_in,$(BENCH_ON),$(LINE))
+BENCH_OFF_L := $(call lout_in,$(BENCH_OFF),$(LINE))
 BENCH_BOOTS ?= 3
 .PHONY: bench
 bench: deps
-	@$(only_612)
 	@$(MAKE) --no-print-directory kernel initramfs OUT=$(BENCH_ON) \
 		KCONFIG_EXTRA="configs/bench.config"
 	@$(MAKE) --no-print-directory kernel OUT=$(BENCH_OFF) \
 		KCONFIG_EXTRA="configs/bench.config configs/no-gpuprio.config"
-	@rm -rf $(OUT)/bench && mkdir -p $(OUT)/bench
-	@tests/bench/run-bench.sh $(BENCH_ON)/linux/arch/x86/boot/bzImage \
-		$(BENCH_OFF)/linux/arch/x86/boot/bzImage \
-		$(BENCH_ON)/initramfs.cpio.gz $(BENCH_ON)/linux $(OUT)/bench \
+	@rm -rf $(LOUT)/bench && mkdir -p $(LOUT)/bench
+	@tests/bench/run-bench.sh $(BENCH_ON_L)/linux/arch/x86/boot/bzImage \
+		$(BENCH_OFF_L)/linux/arch/x86/boot/bzImage \
+		$(BENCH_ON_L)/initramfs.cpio.gz $(BENCH_ON_L)/linux $(LOUT)/bench \
 		$(BENCH_BOOTS)
-	@tests/bench/report.py $(OUT)/bench \
+	@tests/bench/report.py $(LOUT)/bench \
 		$(if $(BENCH_UPDATE_DOC),--doc docs/BENCHMARKS.md) \
 		$(if $(filter 1,$(BENCH_ALLOW_MISSED)),--allow-missed)

@@ -6,31 +6,19 @@
 ##                      $OUT/pacman; as a user, not root
 ##   KCONFIG_DEB=file DEB_CONFIG_ONLY=1 (only the config) LOCALMODCONFIG=1
 ##                      [LSMOD=file] (only loaded modules) KDEB_DEBUG_INFO=1
-##                      LINE=6.12|7.3 (default: the line the config is for,
-##                      scripts/config-line.sh; 7.3's packages in $OUT/7.3/)
+##                      LINE=7.3|6.12 (6.12's packages in $OUT/6.12/)
 # linux-image-<version>-gpuprio is built by the kernel's bindeb-pkg in its
 # own tree $(LOUT)/deb/linux (scripts/make-deb.sh), from the line's source
 # and series. Without /boot/config-*, the running kernel's /proc/config.gz.
 KCONFIG_DEB ?= $(firstword $(wildcard /boot/config-$(shell uname -r)) \
 	/proc/config.gz)
 .PHONY: deb rpm pacman check-deb check-rpm check-pacman
-# Without LINE on the command line, the config decides: the oldest line at
-# least as new as the kernel that wrote it, so that olddefconfig drops as
-# little of it as it can (a 6.12 config: 6.12; a 6.18 or 7.x one: 7.3).
-# Either way the build says which line and why.
 PKG_CONFIG := $(abspath $(KCONFIG_DEB))
-# What a build of a chosen line says first; nothing when the config chose
-# it, which has said so (PKG_LINE_SAID).
-pkg_say_line = $(if $(PKG_LINE_SAID),,@set -- $$(scripts/config-line.sh \
-	$(PKG_CONFIG)) && echo "  PKG     the $(LINE) line (LINE=$(LINE));" \
-	"$(KCONFIG_DEB) is from Linux $$2")
-ifeq ($(origin LINE),file)
-deb rpm pacman: deps
-	@set -- $$(scripts/config-line.sh $(PKG_CONFIG)) && \
-	echo "  PKG     $(KCONFIG_DEB) is from Linux $$2: the $$1 line" \
-		"(LINE=6.12 or LINE=7.3 chooses)" && \
-	$(MAKE) --no-print-directory LINE=$$1 PKG_LINE_SAID=1 $@
-else
+# What a package build says first: the line, and the line nearest to the
+# config (scripts/config-line.sh: the oldest line at least as new as the
+# kernel that wrote it, where olddefconfig drops the least) when that is
+# another one.
+pkg_say_line = @scripts/config-line.sh --say $(LINE) $(PKG_CONFIG)
 deb: deps
 	$(pkg_say_line)
 	@JOBS=$(JOBS) scripts/make-deb.sh $(LTAR) $(PRISTINE) $(LOUT)/deb/linux \
@@ -52,18 +40,16 @@ rpm pacman: deps
 	$(if $(DEB_CONFIG_ONLY),,@echo "  PKG     install with: $(if \
 		$(filter rpm,$@),sudo dnf install $(LOUT)/rpm/*.rpm,sudo pacman \
 		-U $(LOUT)/pacman/*.pkg.tar.zst)")
-endif
 
 ##   make check-deb check-rpm check-pacman   (make check-extra) the packages
-##                      from the small test config, inspected; LINE=7.3:
-##                      the 7.3 line's
-##   make check-deb-7.3 (make check-extra) make check-deb LINE=7.3
-# The 7.3 line's results are named apart (host-deb-7.3), in the same
-# $(CHECK_DIR) as the 6.12 line's.
-LINE_TAP := $(if $(filter 7.3,$(LINE)),-7.3)
-.PHONY: check-deb-7.3
-check-deb-7.3:
-	@$(MAKE) --no-print-directory LINE=7.3 check-deb
+##                      from the small test config, inspected
+##   make check-deb-6.12 (make check-extra) make check-deb LINE=6.12
+# The 6.12 line's results are named apart (host-deb-6.12), in the same
+# $(CHECK_DIR) as the 7.3 line's.
+LINE_TAP := $(if $(filter 6.12,$(LINE)),-6.12)
+.PHONY: check-deb-6.12
+check-deb-6.12:
+	@$(MAKE) --no-print-directory LINE=6.12 check-deb
 check-deb: $(KSTAMP)
 	@$(call placeholder,host-deb$(LINE_TAP))
 	@JOBS=$(JOBS) tests/deb-check.sh $(LTAR) $(PRISTINE) $(KDIR) \

@@ -29,7 +29,6 @@ check-debug: deps
 # clang, libbpf-dev and pahole (dwarves) are needed by this target alone.
 .PHONY: check-bpf-lsm
 check-bpf-lsm: deps
-	@$(only_612)
 	@scripts/install-deps.sh clang libbpf-dev zlib1g-dev dwarves
 	@GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1800} \
 		GUEST_SMP=$${GUEST_SMP:-2,sockets=2} \

@@ -19,18 +19,21 @@ EFFECT_ALLOW_MISSED ?=
 # join the tables; its light-foreground targets and void runs are only
 # reported, its FAIR shares gate (tests/effect/report.py, Line): a FAIR
 # boot that did not finish leaves them void, which fails the report.
+# Both lines, whichever LINE says: the tables put their rows side by side.
+E612 := $(call lout,6.12)
+E73 := $(call lout,7.3)
 effect: deps
-	@$(only_612)
-	@$(MAKE) --no-print-directory kernel initramfs
+	@$(MAKE) --no-print-directory LINE=6.12 kernel initramfs
 	@$(MAKE) --no-print-directory LINE=7.3 kernel initramfs
-	@rm -rf $(OUT)/effect $(OUT)/7.3/effect
-	@mkdir -p $(OUT)/effect $(OUT)/7.3/effect
-	@tests/effect/run-effect.sh $(BZIMAGE) $(INITRD) $(OUT)/effect \
+	@rm -rf $(E612)/effect $(E73)/effect
+	@mkdir -p $(E612)/effect $(E73)/effect
+	@tests/effect/run-effect.sh $(E612)/linux/arch/x86/boot/bzImage \
+		$(E612)/initramfs.cpio.gz $(E612)/effect \
 		$(EFFECT_RUNS) $(EFFECT_SECONDS)
-	@tests/effect/run-effect.sh $(OUT)/7.3/linux/arch/x86/boot/bzImage \
-		$(OUT)/7.3/initramfs.cpio.gz $(OUT)/7.3/effect \
+	@tests/effect/run-effect.sh $(E73)/linux/arch/x86/boot/bzImage \
+		$(E73)/initramfs.cpio.gz $(E73)/effect \
 		$(EFFECT_RUNS) $(EFFECT_SECONDS) fair || \
 		echo "effect: the 7.3 line's boots failed (see the report)"
-	@tests/effect/report.py $(OUT)/effect --line 7.3=$(OUT)/7.3/effect \
+	@tests/effect/report.py $(E612)/effect --line 7.3=$(E73)/effect \
 		--doc docs/EFFECT.md \
 		$(if $(filter 1,$(EFFECT_ALLOW_MISSED)),--allow-missed)

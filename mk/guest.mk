@@ -115,17 +115,11 @@ check-guest: $(KSTAMP) $(INITRD)
 ##                      kunit.filter_glob=gpuprio*
 ##   GUEST_TIMEOUT=900 GUEST_SMP=2   seconds before a guest is killed; QEMU -smp
 vm: $(KSTAMP) $(INITRD)
-	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(OUT)/vm
+	@tests/run-guest.sh --interactive $(BZIMAGE) $(INITRD) $(LOUT)/vm
 
 ##   make demo          build, boot and run the GPU nice walk-through on
-##                      the upstream line's (7.3) test kernel, the one make
-##                      check builds (LINE=6.12: on the 6.12 one)
-ifeq ($(origin LINE),file)
-demo: deps
-	@$(MAKE) --no-print-directory LINE=7.3 demo
-else
+##                      the line's test kernel, the one make check builds
 demo: deps
 	@scripts/timed-steps.sh "$(MAKE) --no-print-directory kernel" \
 		"$(MAKE) --no-print-directory initramfs" \
 		"tests/demo.sh $(BZIMAGE) $(INITRD) $(LOUT)/demo"
-endif

@@ -5,12 +5,18 @@
 ##   make (all)         the test kernel and the guest programs
 ##   make deps          every Debian package any target needs (as root)
 # scripts/install-deps.sh, once, as root; without root it only says what
-# is missing. Debian's linux-source-6.12 only when KTAR is its tarball,
-# linux-source-7.3 (from trixie-backports, pinned to that one package) only
-# when KTAR73 is its.
+# is missing. Debian's linux-source-7.3 (from trixie-backports, pinned to
+# that one package) only when KTAR_7_3 is its tarball, linux-source-6.12
+# only when KTAR_6_12 is. Checked once per make invocation: the sub-makes
+# of a target (make check runs dozens) inherit GPUNICE_DEPS_CHECKED.
 .PHONY: deps
+ifeq ($(GPUNICE_DEPS_CHECKED),)
 deps:
-	@KTAR='$(KTAR)' KTAR73='$(KTAR73)' scripts/install-deps.sh
+	@KTAR_6_12='$(KTAR_6_12)' KTAR_7_3='$(KTAR_7_3)' scripts/install-deps.sh
+else
+deps: ;
+endif
+export GPUNICE_DEPS_CHECKED := 1
 
 # The kernel trees of make check share most of their objects (the test
 # kernel's and amdgpu's core): ccache (make deps installs it) compiles each

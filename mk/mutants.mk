@@ -1,5 +1,5 @@
 ##   make mutants       each hook disabled in turn: do the tests notice?
-##                      (LINE=7.3: the 7.3 line's mutants on its tree)
+##                      (LINE=6.12: the 6.12 line's mutants on its tree)
 ##   MUTANTS="id ..."   only those; MUTANTS_DRY=1: check the snippets only
 ##   make mutants-check every mutant snippet still applies
 # Tests that can fail (tests/mutants/README): for each hook of the series, a
@@ -14,7 +14,8 @@
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check
 else
-# LINE=7.3: tests/mutants/7.3, its own and the shared ones, on its trees.
+# 7.3: tests/mutants/7.3, its own and the shared ones; 6.12:
+# tests/mutants/*.mutant; each on its line's trees.
 mutants: $(KSTAMP) $(INITRD)
 	@tests/amdgpu-compile.sh $(LTAR) $(PRISTINE) $(LOUT)/amdgpu \
 		> $(LOUT)/amdgpu-compile.tap || \

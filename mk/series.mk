@@ -19,7 +19,7 @@ patches: $(KDIR)/.gpunice-files
 ##   make check-patches make patches as TAP for make check, and the round
 ##                      trip of make tree and make refresh
 # The series is checked against the synced tree, built or not: make check
-# checks the 6.12 series without building its kernel.
+# checks the other line's series without building its kernel.
 check-patches: $(KDIR)/.gpunice-files
 	@mkdir -p $(CHECK_DIR)
 	@$(call placeholder,host-patches)
@@ -27,11 +27,9 @@ check-patches: $(KDIR)/.gpunice-files
 		$(LOUT)/patches > $(CHECK_DIR)/host-patches.tap \
 		2> $(CHECK_DIR)/host-patches.err || true
 	@sed 's/^/# /' $(CHECK_DIR)/host-patches.err >> $(CHECK_DIR)/host-patches.tap
-ifeq ($(LINE),6.12)
 	@$(call placeholder,host-series-roundtrip)
-	@tests/host/series-roundtrip.sh $(PRISTINE) $(OUT)/patch-work/upstream \
+	@tests/host/series-roundtrip.sh $(PRISTINE) $(LOUT)/patch-work/upstream \
 		> $(CHECK_DIR)/host-series-roundtrip.tap 2>&1 || true
-endif
 
 tree: $(KDIR)/.gpunice-files
 	@scripts/series-tree.sh $(PRISTINE) $(LOUT)/patch-work/upstream $(LOUT)/tree

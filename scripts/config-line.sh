@@ -6,11 +6,19 @@
 # config newer than the newest line goes to the newest line.
 #
 # usage: config-line.sh <config>   (plain or .gz)
+#        config-line.sh --say <line> <config>
 # Prints "<line> <version of the config>", for example "7.3 6.18.44".
+# With --say, what a package build of <line> says first (mk/deb.mk): the
+# line, the config's version, and the nearer line when it is another one.
 # Exit status 1, with a message, if the config names no kernel version.
 set -eu
 
 lines="6.12 7.3"	# oldest first
+say=
+if [ "$1" = --say ]; then
+	say=$2
+	shift 2
+fi
 config=$1
 
 case $config in
@@ -34,4 +42,11 @@ for line in $lines; do
 	pick=$line
 	[ "$(key "$line")" -ge "$want" ] && break
 done
-echo "$pick $from"
+if [ -z "$say" ]; then
+	echo "$pick $from"
+elif [ "$pick" = "$say" ]; then
+	echo "  PKG     the $say line; $config is from Linux $from"
+else
+	echo "  PKG     the $say line; $config is from Linux $from:" \
+		"LINE=$pick builds the $pick line, nearer to it"
+fi

@@ -8,20 +8,20 @@
 # packages it would check, one a line (a "?" marks one that is skipped
 # where the distribution does not have it), and does nothing else.
 #
-# KTAR names the kernel source (the Makefile passes its own): Debian's
-# linux-source-6.12 is needed only when KTAR is that package's tarball,
-# the default. KTAR73 does the same for the upstream line and Debian's
-# linux-source-7.3, which only trixie-backports has: as root, the script
-# adds that suite from the Debian mirror apt already uses, with a pin that
-# lets nothing but linux-source-7.3 come from it (APT_ROOT, default /,
-# is where etc/apt is). Without root it installs nothing: it prints
+# KTAR_7_3 and KTAR_6_12 name each line's kernel source (the Makefile
+# passes its own): Debian's linux-source-7.3 is needed only when KTAR_7_3
+# is that package's tarball, the default, and linux-source-6.12 only when
+# KTAR_6_12 is. linux-source-7.3 is in trixie-backports alone: as root,
+# the script adds that suite from the Debian mirror apt already uses, with
+# a pin that lets nothing but linux-source-7.3 come from it (APT_ROOT,
+# default /, is where etc/apt is). Without root it installs nothing: it prints
 # "missing: ..." and fails, so that the user knows what to run.
 set -euf	# -f: "rpmlint?" is a name, not a pattern
 
 debian_ktar=/usr/src/linux-source-6.12.tar.xz
-ktar=${KTAR:-$debian_ktar}
+ktar=${KTAR_6_12:-$debian_ktar}
 debian_ktar73=/usr/src/linux-source-7.3.tar.xz
-ktar73=${KTAR73:-$debian_ktar73}
+ktar73=${KTAR_7_3:-$debian_ktar73}
 apt_root=${APT_ROOT:-}
 bp_suite=trixie-backports
 bp_pkg=linux-source-7.3
@@ -64,10 +64,10 @@ if [ -n "$list" ]; then
 fi
 
 if [ "$ktar" != "$debian_ktar" ] && [ ! -r "$ktar" ]; then
-	echo "install-deps: warning: KTAR=$ktar does not exist yet" >&2
+	echo "install-deps: warning: KTAR_6_12=$ktar does not exist yet" >&2
 fi
 if [ "$ktar73" != "$debian_ktar73" ] && [ ! -r "$ktar73" ]; then
-	echo "install-deps: warning: KTAR73=$ktar73 does not exist yet" >&2
+	echo "install-deps: warning: KTAR_7_3=$ktar73 does not exist yet" >&2
 fi
 
 # The Debian mirror that serves this system's own release (its "main"
@@ -170,8 +170,8 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing:$missing" >&2
 	again="sudo make deps"
-	[ "$ktar" = "$debian_ktar" ] || again="$again KTAR=$ktar"
-	[ "$ktar73" = "$debian_ktar73" ] || again="$again KTAR73=$ktar73"
+	[ "$ktar" = "$debian_ktar" ] || again="$again KTAR_6_12=$ktar"
+	[ "$ktar73" = "$debian_ktar73" ] || again="$again KTAR_7_3=$ktar73"
 	echo "install-deps: install them as root: $again" \
 		"(or sudo apt-get install$missing)" >&2
 	exit 1
@@ -193,12 +193,12 @@ if [ -n "$unknown" ]; then
 	case " $unknown " in
 	*" linux-source-6.12 "*)
 		echo "install-deps: without Debian's linux-source-6.12, name a" \
-			"6.12 tarball from kernel.org: make deps KTAR=/path/to/linux-6.12.N.tar.xz" >&2 ;;
+			"6.12 tarball from kernel.org: make deps KTAR_6_12=/path/to/linux-6.12.N.tar.xz" >&2 ;;
 	esac
 	case " $unknown " in
 	*" $bp_pkg "*)
 		echo "install-deps: without Debian's $bp_pkg, name a" \
-			"7.3 tarball from kernel.org: make deps KTAR73=/path/to/linux-7.3.N.tar.xz" >&2 ;;
+			"7.3 tarball from kernel.org: make deps KTAR_7_3=/path/to/linux-7.3.N.tar.xz" >&2 ;;
 	esac
 	exit 1
 fi

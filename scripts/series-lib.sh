@@ -63,7 +63,8 @@ series_delta() {
 # series_copy <repository> <new file> <destination> [<line>]: write the
 # line's copy of a new file: its own file in patches/<line>/new/, or the
 # upstream one, through the line's delta where it has one. A delta that no
-# longer applies stops it, saying which.
+# longer applies stops it, saying which; with SERIES_CONFLICTS set (make
+# tree) it writes the file with conflict markers instead, to resolve.
 series_copy() {
 	_l=${4:-$series_line}
 	if [ -e "$1/patches/$_l/new/$2" ]; then
@@ -73,10 +74,17 @@ series_copy() {
 		# lines are unchanged; fuzz could put it in the wrong place.
 		if ! patch -s -F0 -r - --no-backup-if-mismatch -o "$3" \
 			"$1/$2" "$(series_delta "$1" "$2" "$_l")" >/dev/null; then
-			rm -f "$3"
 			echo "series: the $_l delta of $2," \
 				"patches/$_l/delta/$2.diff, no longer applies" \
 				"to $2: redo it (HACKING.md, \"The backport\")" >&2
+			# make tree: the file with conflict markers, to
+			# resolve there; anything else stops.
+			[ -n "${SERIES_CONFLICTS:-}" ] &&
+				patch -s --merge -r - --no-backup-if-mismatch \
+				-o "$3" "$1/$2" "$(series_delta "$1" "$2" \
+				"$_l")" >/dev/null 2>&1
+			[ -n "${SERIES_CONFLICTS:-}" ] && return 0
+			rm -f "$3"
 			return 1
 		fi
 	else

@@ -33,7 +33,9 @@ fi
 git -C "$upstream" worktree prune
 git -C "$upstream" worktree add -q -f -B "$branch" "$tree" base
 cd "$tree"
-series_commit "$repo"
+# A backport's delta that no longer applies: its file with conflict
+# markers, in the commit that adds it, to resolve and refresh.
+SERIES_CONFLICTS=1 series_commit "$repo"
 git update-ref refs/worktree/series-written HEAD
 echo "  TREE    $tree: branch $branch, $(git rev-list --count base..HEAD)" \
 	"commits on base (edit, commit, then make refresh)"

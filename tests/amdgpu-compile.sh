@@ -1,6 +1,6 @@
 #!/bin/sh
 # Compile check of the amdgpu objects the project touches: tinyconfig +
-# gpuprio-test.config (+ line-7.3.config with LINE=7.3) +
+# gpuprio-test.config (+ line-7.3.config on the 7.3 line) +
 # amdgpu-compile.config, then each object alone. An object fails on an
 # error or on any compiler warning. TAP on stdout, build output of failures
 # as TAP comments. tests/amdgpu-kunit.sh then builds the whole tree and runs
@@ -8,7 +8,8 @@
 #
 # usage: amdgpu-compile.sh <tree>                       (tree already synced)
 #        amdgpu-compile.sh <linux tarball> <pristine tree> <tree>
-# LINE=7.3 (as make exports it): the 7.3 line's series, config and objects.
+# LINE (as make exports it; 7.3 by default): the line's series, config and
+# objects.
 set -u
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +29,7 @@ objs="$amd/amdgpu_ctx.o $amd/amdgpu_cs.o $amd/amdgpu_sched.o $amd/amdgpu_fdinfo.
 symbols="CONFIG_GPUPRIO=y CONFIG_DRM_AMDGPU=y
 	 CONFIG_DRM_AMDGPU_CTX_PRIO_KUNIT_TEST=y"
 line_cfg=
-if [ "${LINE:-6.12}" = 7.3 ]; then
+if [ "${LINE:-7.3}" = 7.3 ]; then
 	# User-mode queues, and what the 7.3 test kernel leaves off
 	objs="$objs $amd/amdgpu_userq.o $amd/tests/amdgpu_userq_prio_test.o"
 	symbols="$symbols CONFIG_DRM_AMDGPU_USERQ_PRIO_KUNIT_TEST=y"

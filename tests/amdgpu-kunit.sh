@@ -12,14 +12,14 @@
 # (make mutants can use it), 0 otherwise.
 #
 # usage: amdgpu-kunit.sh <tree> <initramfs> <result dir>
-# LINE=7.3 (as make exports it): the 7.3 line's suites, user queues too.
+# LINE (as make exports it; 7.3 by default): on 7.3, user queues too.
 # AMDGPU_KUNIT_ARGS: more kernel arguments, such as a drm_sched policy
 # (gpu_sched.sched_policy=2, FAIR).
 set -u
 tree=$1 initrd=$2 results=$3
 repo=$(cd "$(dirname "$0")/.." && pwd)
 suites="amdgpu_ctx_prio amdgpu_ctx_entity_prio"
-[ "${LINE:-6.12}" = 7.3 ] && suites="$suites amdgpu_userq_prio"
+[ "${LINE:-7.3}" = 7.3 ] && suites="$suites amdgpu_userq_prio"
 # shellcheck source=tests/lib/tap.sh
 . "$repo/tests/lib/tap.sh"
 tap() { tap_result "$1" "amdgpu-kunit: $2"; } # tap <0 if ok> <name>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# KTAR= with an upstream tarball, not Debian's linux-source-6.12: the
+# KTAR_6_12= with an upstream tarball, not Debian's linux-source-6.12: the
 # series applies to the kernel.org release (tests/fetch-upstream-6.12.sh
 # gets one), the test kernel builds from it, make patches proves the series
 # with git am and checkpatch on it, and the guest's core suites pass on
@@ -46,17 +46,18 @@ if [ "${release%.*}" = 6.12 ] && [ "$sublevel" -lt 114 ]; then
 	extra=configs/before-6.12.114.config
 	without=" (without the drm_sched and amdgpu KUnit tests: they need 6.12.114)"
 fi
-$make -C "$repo" --no-print-directory kernel OUT="$build" KTAR="$ktar" \
-	KCONFIG_EXTRA="$extra" >"$out/kernel.log" 2>&1
+$make -C "$repo" --no-print-directory kernel OUT="$build" LINE=6.12 \
+	KTAR_6_12="$ktar" KCONFIG_EXTRA="$extra" >"$out/kernel.log" 2>&1
 status=$?
 tail -n 40 "$out/kernel.log" >"$out/kernel.tail"
 tap_result $status "ktar: the series applies to $release and the test kernel builds$without" \
 	"$out/kernel.tail"
+build=$build/6.12
 [ "$($make -s -C "$build/linux" kernelversion 2>/dev/null)" = "$release" ]
 tap_result $? "ktar: the kernel built is $release, the tarball's release"
 
-$make -C "$repo" --no-print-directory patches OUT="$build" KTAR="$ktar" \
-	>"$out/patches.log" 2>&1
+$make -C "$repo" --no-print-directory patches OUT="${build%/6.12}" \
+	LINE=6.12 KTAR_6_12="$ktar" >"$out/patches.log" 2>&1
 tap_result $? "ktar: make patches on $release: git am, checkpatch, kernel-doc" \
 	"$out/patches.log"
 

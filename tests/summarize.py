@@ -2,19 +2,21 @@
 """Judge a make check run: read every TAP/KTAP result and the guest console,
 print one line per suite, the failures, and the final count line.
 
-usage: summarize.py [--host-only] <result dir> [SUB...]
+usage: summarize.py [--host-only] <result dir> [SUB...] [NAME=DIR...]
        summarize.py --kernel-trouble <console log>
 
 
 <result dir>/host-*.tap     TAP from the host suites (tests/run-host.sh)
 <result dir>/console.log    the guest console: suites framed by @@ markers
-<result dir>/SUB/...        the same for each SUB named: another kernel
-                            line or boot (make check: 7.3, the 7.3 line,
-                            and 7.3/rr, 7.3/fair, its boots under other
-                            drm_sched policies), its suites named SUB/suite
+<result dir>/SUB/...        the same for each SUB named: another boot
+                            (make check: rr, fair, the 7.3 kernel under
+                            other drm_sched policies), its suites named
+                            SUB/suite
+NAME=DIR                    host suites alone, from DIR, named NAME/suite
+                            (make check: the other line's series checks)
 Exit status 0 only if nothing failed and every guest reported (--host-only:
-the result directory itself has no guest, as for make check-extra, or for
-make check, whose guests are in its SUBs; a SUB always has one). --kernel-trouble prints the
+the result directory itself has no guest, as for make check-extra; a SUB
+always has one). --kernel-trouble prints the
 lines of a console log that mean the kernel misbehaved, the one definition
 every suite that reads a console uses, and exits 1 if there is any.
 """

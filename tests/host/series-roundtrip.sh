@@ -175,6 +175,10 @@ if [ "$line" = "$up" ]; then
 			"$tmp/copy.err"
 	check "the $back sync stops at the delta of $d, naming it" $?
 	sed 's/^/# /' "$tmp/copy.err"
+	SERIES_CONFLICTS=1 series_copy "$tmp/repo" "$d" "$tmp/copy/d" \
+		"$back" 2> /dev/null && grep -q '^<<<<<<<' "$tmp/copy/d" &&
+		grep -q '^>>>>>>>' "$tmp/copy/d"
+	check "make tree LINE=$back gives $d with conflict markers to resolve" $?
 else
 	git -C "$tmp/repo" diff --quiet -- kernel include fs drivers \
 		Documentation tools

@@ -2,16 +2,17 @@
 """make mutants: build a kernel with one hook of the series disabled at a
 time, run the suites that should notice, and say whether they did.
 
-usage: mutants.py check [--tap] [--line 7.3] <tree> [id ...]
-       mutants.py run [--line 7.3] --tree <tree> --work <dir>
+usage: mutants.py check [--tap] [--line 7.3|6.12] <tree> [id ...]
+       mutants.py run [--line 7.3|6.12] --tree <tree> --work <dir>
                       --bin <guest-bin> [id ...]
 
 Each tests/mutants/<id>.mutant names a file, the suites that should notice,
 an exact original snippet and its replacement (the hook reduced to stock
 behaviour); see tests/mutants/README. A snippet must be found exactly once:
 if not, the mutant is stale and the run stops before building anything.
---line 7.3: the 7.3 line's mutants, tests/mutants/7.3/<id>.mutant and the
-6.12 ones tests/mutants/7.3/shared names, on the 7.3 test tree.
+--line 7.3 (the default): the 7.3 line's mutants, tests/mutants/7.3/<id>.mutant
+and the 6.12 ones tests/mutants/7.3/shared names, on the 7.3 test tree;
+--line 6.12: the 6.12 line's, tests/mutants/<id>.mutant.
 
 check  applies every mutant to a copy of its file in memory and reverts it,
        without building: fast, part of make check's host suites (--tap).
@@ -133,7 +134,7 @@ def line_mutants(line):
     return out
 
 
-def load(ids=None, line='6.12'):
+def load(ids=None, line='7.3'):
     paths = line_mutants(line)
     names = sorted(paths)
     if ids:
@@ -598,11 +599,11 @@ def main():
     sub = ap.add_subparsers(dest='cmd', required=True)
     c = sub.add_parser('check')
     c.add_argument('--tap', action='store_true')
-    c.add_argument('--line', default='6.12', choices=('6.12', '7.3'))
+    c.add_argument('--line', default='7.3', choices=('7.3', '6.12'))
     c.add_argument('tree')
     c.add_argument('ids', nargs='*')
     r = sub.add_parser('run')
-    r.add_argument('--line', default='6.12', choices=('6.12', '7.3'))
+    r.add_argument('--line', default='7.3', choices=('7.3', '6.12'))
     r.add_argument('--tree', required=True)
     r.add_argument('--work', required=True)
     r.add_argument('--bin', required=True)
