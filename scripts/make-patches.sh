@@ -137,17 +137,37 @@ fi
 rm -rf "$work/am" "$work/kdoc-base"
 git worktree prune
 
-# checkpatch --strict on what is sent. A warning that new files may need a
-# MAINTAINERS update is accepted when the commit message says why.
+# checkpatch --strict on what is sent. Its warning that added files may need
+# a MAINTAINERS update (FILE_PATH_CHANGES) is answered here, not in the
+# commit message: it is accepted when every file the patch adds has an
+# entry of its own (get_maintainer.pl names a subsystem besides THE REST).
+# A warning scripts/checkpatch-accepted lists for a file, with the reason
+# the commit message gives, is accepted too.
+# added <patch>: the files it adds.
+added() {
+	awk '/^diff --git / { f = $4; sub(/^b\//, "", f) }
+	     /^new file mode/ { print f }' "$1"
+}
+# uncovered <patch>: its added files that only THE REST covers.
+uncovered() {
+	for f in $(added "$1"); do
+		scripts/get_maintainer.pl --nogit --nogit-fallback --no-email \
+			--no-l --subsystem --norolestats --no-tree -f "$f" \
+			2>/dev/null | grep -qv '^THE REST$' || echo "$f"
+	done
+}
 for p in "$out"/*.patch; do
 	case $p in *0000-cover-letter*) continue ;; esac
-	res=$(scripts/checkpatch.pl --strict -q --show-types "$p" 2>&1)
-	rc=$?
-	if [ $rc -ne 0 ] &&
-	   ! echo "$res" | grep -E '^(ERROR|WARNING|CHECK):' |
-		grep -qv '^WARNING:FILE_PATH_CHANGES:' &&
-	   sed -n '/^$/,/^---$/p' "$p" | grep -q MAINTAINERS; then
-		rc=0
+	res=$(scripts/checkpatch.pl --strict -q --show-types "$p" 2>&1 |
+		checkpatch_unaccepted "$repo")
+	rc=0
+	if echo "$res" | grep -E '^(ERROR|WARNING|CHECK):' |
+		grep -qv '^WARNING:FILE_PATH_CHANGES:'; then
+		rc=1
+	elif [ -n "$res" ]; then
+		un=$(uncovered "$p")
+		[ -z "$un" ] || { rc=1; res="$res
+no MAINTAINERS entry of its own: $un"; }
 	fi
 	if [ $rc -eq 0 ]; then
 		ok "checkpatch --strict ${p##*/}"

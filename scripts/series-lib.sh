@@ -92,6 +92,31 @@ series_copy() {
 	fi
 }
 
+# checkpatch_unaccepted <repository>: checkpatch --show-types output on
+# stdin, without the warnings scripts/checkpatch-accepted lists for their
+# file, and without the total line; empty when nothing else is left.
+checkpatch_unaccepted() {
+	awk -v list="$1/scripts/checkpatch-accepted" '
+	BEGIN {
+		while ((getline l < list) > 0)
+			if (l !~ /^#/ && l != "") { split(l, a, " "); n++
+				file[n] = a[1]; type[n] = a[2] }
+		RS = ""
+	}
+	/^total: / { next }
+	{
+		split($0, w, ":"); f = ""
+		if (match($0, /FILE: [^:]+/))
+			f = substr($0, RSTART + 6, RLENGTH - 6)
+		for (i = 1; i <= n; i++) {
+			k = length(file[i])
+			if (w[2] == type[i] && substr(f, length(f) - k + 1) == file[i])
+				next
+		}
+		print; print ""
+	}'
+}
+
 # series_subject <patch file>: its subject, unfolded.
 series_subject() {
 	awk '!f && /^Subject: / { s = $0; sub(/^Subject: (\[[^]]*\] )?/, "", s)

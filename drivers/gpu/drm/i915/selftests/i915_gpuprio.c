@@ -883,13 +883,8 @@ static struct drm_file *gpuprio_open_drm_file(struct drm_i915_private *i915)
 	if (!file)
 		return ERR_PTR(-ENOMEM);
 
-	/*
-	 * The object IDR as drm_gem_open() (internal to the DRM core) sets
-	 * it up, with the body of idr_init_base spelled out: checkpatch
-	 * keeps new code off the IDR API, but this field is the core's IDR.
-	 */
-	INIT_RADIX_TREE(&file->object_idr.idr_rt, IDR_RT_MARKER);
-	file->object_idr.idr_base = 1;
+	/* The object IDR, as drm_gem_open() (internal to the DRM core) does */
+	idr_init_base(&file->object_idr, 1);
 	spin_lock_init(&file->table_lock);
 	err = i915_gem_open(i915, file);
 	if (err) {
@@ -1038,8 +1033,5 @@ int i915_gpuprio_mock_selftests(void)
 
 	mock_destroy_device(i915);
 
-	/* An end marker for log parsers, failures are reported above */
-	if (!err)
-		pr_info("i915: %s: passed\n", __func__);
 	return err;
 }

@@ -268,7 +268,5 @@ int i915_gpuprio_perf_mock_selftests(void)
 		err = i915_subtests(tests, i915);
 
 	mock_destroy_device(i915);
-	if (!err)
-		pr_info("i915: %s: passed\n", __func__);
 	return err;
 }
