@@ -20,7 +20,7 @@ CHECK_DIR ?= $(LOUT)/check
 # backport's series is checked without building its kernel (it applies,
 # checkpatch, kernel-doc, its mutants still apply); its kernels boot in make
 # check-6.12, so that .ci/run fits its time from a cold start on 2 cores
-# (README, Time and disk).
+# (HACKING.md, Time and disk).
 SUITES_73 := check-guest check-policies check-host check-amdgpu \
 	check-patches check-mutants-list
 ifeq ($(LINE),6.12)
@@ -36,7 +36,7 @@ SUITES_612 := check-guest check-host check-amdgpu check-same-gpunice
 CHECK_SUBDIRS := $(if $(filter check-policies,$(CHECK_SUITES)),rr fair) \
 	$(if $(filter check-7.3,$(CHECK_SUITES)),7.3 7.3/rr 7.3/fair)
 # What make check-extra runs: a kernel tree each, too long for CI next to
-# make check on 2 cores (see README, Time and disk).
+# make check on 2 cores (see HACKING.md, Time and disk).
 EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-deb-7.3 \
 	check-nogpuprio check-ktar
 # A suite that dies before writing its TAP still counts as a failure.
