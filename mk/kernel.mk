@@ -56,7 +56,7 @@ kernel headers: $(KSTAMP)
 # rewritten only when it changes. Only then are the guest programs and the
 # initramfs rebuilt.
 $(KSTAMP): $(KDIR)/.config FORCE
-	@echo "  BUILD   kernel (incremental; from scratch: README, Time and disk)"
+	@echo "  BUILD   kernel (incremental; from scratch: HACKING.md, Time and disk)"
 	@$(MAKE) -s -C $(KDIR) -j$(JOBS) bzImage
 	@$(MAKE) -s -C $(KDIR) headers_install INSTALL_HDR_PATH=$(HDRS)
 	@sum=$$({ sha1sum $(BZIMAGE) && cd $(HDRS) && find include -type f | \

@@ -9,7 +9,7 @@
 # "mutants: K killed, S survived, H hardware-only". make mutants-check and
 # make check's host-mutants check that every snippet applies once and
 # reverts. The amdgpu tree is synced and configured as check-amdgpu does.
-# Not in make check: its time is in the README (Time and disk).
+# Not in make check: its time is in HACKING.md (Time and disk).
 .PHONY: mutants mutants-check
 ifneq ($(MUTANTS_DRY),)
 mutants: mutants-check

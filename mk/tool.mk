@@ -30,8 +30,8 @@ uninstall:
 	@$(MAKE) --no-print-directory -C tools/gpunice uninstall \
 		PREFIX=$(or $(PREFIX),/usr/local) DESTDIR=$(DESTDIR)
 
-# For a machine with an Intel GPU (README, "On your machine"): libdrm, no
-# kernel tree.
+# For a machine with an Intel GPU (docs/INSTALL.md, "The hardware
+# benchmark"): libdrm, no kernel tree.
 hwbench:
 	@mkdir -p $(OUT)
 	@echo "  CC      $(OUT)/hwbench"

@@ -41,13 +41,14 @@ pkgs="
 	dpkg-dev debhelper fakeroot lintian libdw-dev
 	rpm rpmlint?
 	makepkg pacman-package-manager libarchive-tools zstd
-	systemd
+	systemd bash-completion zsh fish
 "
 # kernel builds; the guest tests; make tool's tests and checkpatch;
 # make hwbench; check-arm64; the plots of demo, bench and effect; the
 # packages of make deb, rpm and pacman and their checks (the 7.3 line's
 # bindeb-pkg build-depends on libdw-dev as well); systemd-analyze
-# for the examples' check.
+# for the examples' check; bash-completion, zsh and fish for the
+# completions' check.
 [ "$ktar" = "$debian_ktar" ] && pkgs="linux-source-6.12 $pkgs"
 [ "$ktar73" = "$debian_ktar73" ] && pkgs="$bp_pkg $pkgs"
 list=

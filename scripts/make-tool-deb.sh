@@ -1,6 +1,7 @@
 #!/bin/sh
-# Build the gpunice package: the tool, its man pages, bash completion and
-# <gpuprio.h>, staged with 'make install DESTDIR=' and packed with dpkg-deb.
+# Build the gpunice package: the tool, its man pages, bash, zsh and fish
+# completion and <gpuprio.h>, staged with 'make install DESTDIR=' and
+# packed with dpkg-deb.
 # It depends on libc6 alone and works on any kernel: without the feature
 # the tool says so (it probes /proc/self/gpu_nice before any system call).
 #
@@ -42,8 +43,9 @@ make -s -C "$repo/tools/gpunice" O="$build" \
 	CFLAGS="$(dpkg-buildflags --get CFLAGS) -Werror" \
 	CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
 	LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" "$build/gpunice"
+# Debian's zsh reads vendor-completions, not site-functions.
 make -s -C "$repo/tools/gpunice" O="$build" DESTDIR="$stage" PREFIX=/usr \
-	install >/dev/null
+	ZSHCOMPDIR=/usr/share/zsh/vendor-completions install >/dev/null
 strip --remove-section=.comment --remove-section=.note \
 	--strip-unneeded "$stage/usr/bin/gpunice"
 find "$stage/usr/share/man" -type f -exec gzip -9n {} +

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Build the gpunice pacman package: the tool, its man pages, bash
-# completion and <gpuprio.h>, with makepkg from a PKGBUILD made here, which
-# installs them with 'make install DESTDIR='. It depends on glibc alone and,
+# Build the gpunice pacman package: the tool, its man pages, bash, zsh and
+# fish completion and <gpuprio.h>, with makepkg from a PKGBUILD made here,
+# which installs them with 'make install DESTDIR='. It depends on glibc alone and,
 # like the deb (scripts/make-tool-deb.sh), works on any kernel. makepkg
 # does not run as root.
 #

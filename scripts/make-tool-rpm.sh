@@ -1,8 +1,8 @@
 #!/bin/sh
-# Build the gpunice rpm: the tool, its man pages, bash completion and
-# <gpuprio.h>, staged with 'make install DESTDIR=' and packed by rpmbuild,
-# whose own scan gives its dependencies (the C library alone). Like the
-# deb (scripts/make-tool-deb.sh) it works on any kernel.
+# Build the gpunice rpm: the tool, its man pages, bash, zsh and fish
+# completion and <gpuprio.h>, staged with 'make install DESTDIR=' and
+# packed by rpmbuild, whose own scan gives its dependencies (the C library
+# alone). Like the deb (scripts/make-tool-deb.sh) it works on any kernel.
 #
 # usage: make-tool-rpm.sh <build dir> <output dir>
 set -eu
@@ -48,7 +48,7 @@ classes none, realtime, best-effort (GPU nice -20 to 19) and idle.
 It needs a Linux kernel with the gpunice patches (CONFIG_GPUPRIO); on
 other kernels it says so and changes nothing. The package also holds the
 man pages of the system calls, of the <gpuprio.h> functions and of
-/proc/PID/gpu_nice, bash completion,
+/proc/PID/gpu_nice, bash, zsh and fish completion,
 and the <gpuprio.h> header for programs that set their own GPU priority.
 
 %install
@@ -60,6 +60,8 @@ cp -a "$stage/." %{buildroot}/
 /usr/include/gpuprio.h
 /usr/include/linux/gpuprio.h
 /usr/share/bash-completion/completions/gpunice
+/usr/share/zsh/site-functions/_gpunice
+/usr/share/fish/vendor_completions.d/gpunice.fish
 /usr/share/man/man1/gpunice.1*
 /usr/share/man/man2/gpuprio_get.2*
 /usr/share/man/man2/gpuprio_set.2*

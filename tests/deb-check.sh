@@ -96,6 +96,8 @@ check "gpunice package: tool, man pages, completion, headers, copyright" eval '
 		usr/share/man/man3/gpuprio_pidfd_open.3.gz \
 		usr/share/man/man5/proc_pid_gpu_nice.5.gz \
 		usr/share/bash-completion/completions/gpunice \
+		usr/share/zsh/vendor-completions/_gpunice \
+		usr/share/fish/vendor_completions.d/gpunice.fish \
 		usr/include/gpuprio.h usr/include/linux/gpuprio.h \
 		usr/share/doc/gpunice/copyright; do
 		grep -q " \./$f$" "$work/tool.list" || { echo "missing $f"; exit 1; }

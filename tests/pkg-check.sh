@@ -117,6 +117,8 @@ check "gpunice package: tool, man pages, completion, headers, licence" eval '
 		/usr/share/man/man3/gpuprio_supported.3.gz \
 		/usr/share/man/man5/proc_pid_gpu_nice.5.gz \
 		/usr/share/bash-completion/completions/gpunice \
+		/usr/share/zsh/site-functions/_gpunice \
+		/usr/share/fish/vendor_completions.d/gpunice.fish \
 		/usr/include/gpuprio.h /usr/include/linux/gpuprio.h \
 		/usr/share/licenses/gpunice/copyright; do
 		grep -qx "$f" "$work/tool.list" || { echo "missing $f"; exit 1; }

@@ -35,7 +35,7 @@
 #define GPUPRIO_CLASS_RT	1
 /* Best effort. Data is the GPU nice plus 20: 0 (nice -20) to 39. */
 #define GPUPRIO_CLASS_BE	2
-/* Only when nothing else wants the GPU. Data is 0. */
+/* Below best effort at nice 19, in the drivers' low band. Data is 0. */
 #define GPUPRIO_CLASS_IDLE	3
 
 #define GPUPRIO_RT_LEVELS	8
