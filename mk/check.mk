@@ -16,7 +16,7 @@ CHECK_DIR ?= $(LOUT)/check
 # round robin and FAIR (check-policies); 6.12 checks that both lines' guests
 # run the same gpunice files.
 SUITES_7.3 := check-guest check-policies check-host check-amdgpu \
-	check-patches check-mutants-list
+	check-patches check-mutants-list check-sched-modules
 SUITES_6.12 := check-guest check-host check-amdgpu check-patches \
 	check-mutants-list check-same-gpunice
 # The other line's series is checked without building its kernel (it
@@ -39,7 +39,7 @@ EXTRA_SUITES := check-arm64 check-deb check-rpm check-pacman check-deb-6.12 \
 placeholder = echo "not ok 1 $(1) did not run to the end" > $(CHECK_DIR)/$(1).tap
 
 .PHONY: check check-7.3 check-6.12 check-extra check-host check-amdgpu \
-	check-policies check-mutants-list check-same-gpunice \
+	check-policies check-mutants-list check-same-gpunice check-sched-modules \
 	check-arm64 check-nogpuprio check-ktar check-ktar-6.12 check-series-7.3 \
 	check-series-6.12
 check: deps
@@ -105,6 +105,17 @@ ifeq ($(LINE),7.3)
 		$(CHECK_DIR)/amdgpu-kunit-fair \
 		> $(CHECK_DIR)/host-amdgpu-kunit-fair.tap
 endif
+
+##   make check-sched-modules  (7.3) drm_sched and its KUnit tests built as
+##                      modules, in $OUT/sched-modules: modpost
+# tests/sched-modules.sh: the test kernel builds them in, where a test that
+# uses a symbol the kernel does not export goes unseen.
+check-sched-modules: | deps
+	@$(if $(filter 7.3,$(LINE)),,$(error make $@: LINE=7.3))
+	@mkdir -p $(CHECK_DIR)
+	@$(call placeholder,host-sched-modules)
+	@JOBS=$(JOBS) tests/sched-modules.sh $(LTAR) $(PRISTINE) \
+		$(LOUT)/sched-modules > $(CHECK_DIR)/host-sched-modules.tap
 
 ##   make check-same-gpunice  (make check LINE=6.12) both lines' guests
 ##                      run the same gpunice files

@@ -6,6 +6,8 @@
 #include "sched_tests.h"
 #include "../sched_internal.h"
 
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+
 /*
  * GPU nice, drm_sched_entity_set_nice(): under the FAIR policy each step of
  * nice scales the weight of an entity by 1.25, so two busy entities at nice 0
