@@ -123,7 +123,13 @@ static const struct drm_sched_nice_vruntime_case drm_sched_nice_vruntime_cases[]
 	{ "low-nice-10", DRM_SCHED_PRIORITY_LOW, true, 10, 10 },
 	{ "normal-nice-minus-5-not-raised", DRM_SCHED_PRIORITY_NORMAL, true, -5, 0 },
 	{ "low-nice-minus-20-not-raised", DRM_SCHED_PRIORITY_LOW, true, -20, 0 },
-	{ "high-nice-minus-5", DRM_SCHED_PRIORITY_HIGH, true, -5, -5 },
+	{ "high-nice-minus-3", DRM_SCHED_PRIORITY_HIGH, true, -3, -3 },
+	/* No nice lifts an entity to KERNEL's weight: HIGH stops at -3. */
+	{ "high-nice-minus-4-at-minus-3", DRM_SCHED_PRIORITY_HIGH, true, -4, -3 },
+	{ "high-nice-minus-20-at-minus-3", DRM_SCHED_PRIORITY_HIGH, true, -20,
+	  -3 },
+	{ "kernel-nice-minus-5-not-raised", DRM_SCHED_PRIORITY_KERNEL, true, -5,
+	  0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(drm_sched_nice_vruntime, drm_sched_nice_vruntime_cases,
