@@ -38,7 +38,7 @@ Name: gpunice
 Version: $version
 Release: 1
 Summary: Show or change the GPU priority of processes
-License: GPL-2.0-or-later AND LGPL-2.1-or-later
+License: GPL-2.0-or-later AND (LGPL-2.1-or-later OR MIT)
 
 %description
 gpunice runs a command with a given GPU priority, or shows or changes the
