@@ -66,6 +66,7 @@ cp -a "$stage/." %{buildroot}/
 /usr/share/man/man3/gpuprio.3*
 /usr/share/man/man3/gpuprio_pidfd_open.3*
 /usr/share/man/man3/gpuprio_supported.3*
+/usr/share/man/man3/gpuprio_syscall_numbers.3*
 /usr/share/man/man5/proc_pid_gpu_nice.5*
 EOF
 
