@@ -49,6 +49,18 @@ $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs $(TESTBIN)/gpuprio-threads: FORCE
 GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
 	$(TESTBIN)/gpuprio-threads
 
+# The gpuprio calls under the seccomp filter of a sandboxed process
+# (tools/gpunice/examples/gpuprio-seccomp.h; suite 25-sandbox).
+GUEST_PROGS += $(TESTBIN)/sandbox
+$(TESTBIN)/sandbox: tests/guest/sandbox.c tests/lib/tap.h \
+		tools/gpunice/include/gpuprio.h \
+		tools/gpunice/examples/gpuprio-seccomp.h $(KSTAMP)
+	@mkdir -p $(TESTBIN)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
+		-I tools/gpunice/include -iquote tools/gpunice/examples \
+		-o $@ $<
+
 # The benchmark (make bench) also runs in the make check guest (suite 60,
 # a quick smoke run).
 GUEST_PROGS += $(TESTBIN)/gpuprio_bench

@@ -35,7 +35,7 @@ pkgs="
 	patch perl python3 rsync kmod ccache pkg-config
 	qemu-system-x86 busybox-static strace
 	mandoc groff-base shellcheck python3-ply python3-git
-	libdrm-dev
+	libdrm-dev libegl-dev libgles-dev libvulkan-dev
 	gcc-aarch64-linux-gnu
 	gnuplot-nox
 	dpkg-dev debhelper fakeroot lintian libdw-dev
@@ -44,7 +44,8 @@ pkgs="
 	systemd bash-completion zsh fish
 "
 # kernel builds; the guest tests; make tool's tests and checkpatch;
-# make hwbench; check-arm64; the plots of demo, bench and effect; the
+# make hwbench, gpuprio-tabs and the EGL and Vulkan examples' build
+# check; check-arm64; the plots of demo, bench and effect; the
 # packages of make deb, rpm and pacman and their checks (the 7.3 line's
 # bindeb-pkg build-depends on libdw-dev as well); systemd-analyze
 # for the examples' check; bash-completion, zsh and fish for the

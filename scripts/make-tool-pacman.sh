@@ -27,7 +27,7 @@ pkgver=$version
 pkgrel=1
 pkgdesc='Show or change the GPU priority of processes'
 arch=(\$CARCH)
-license=(GPL-2.0-or-later LGPL-2.1-or-later)
+license=(GPL-2.0-or-later "LGPL-2.1-or-later OR MIT")
 depends=(glibc)
 options=(!debug)
 

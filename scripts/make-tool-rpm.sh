@@ -38,7 +38,7 @@ Name: gpunice
 Version: $version
 Release: 1
 Summary: Show or change the GPU priority of processes
-License: GPL-2.0-or-later AND LGPL-2.1-or-later
+License: GPL-2.0-or-later AND (LGPL-2.1-or-later OR MIT)
 
 %description
 gpunice runs a command with a given GPU priority, or shows or changes the
@@ -68,6 +68,7 @@ cp -a "$stage/." %{buildroot}/
 /usr/share/man/man3/gpuprio.3*
 /usr/share/man/man3/gpuprio_pidfd_open.3*
 /usr/share/man/man3/gpuprio_supported.3*
+/usr/share/man/man3/gpuprio_syscall_numbers.3*
 /usr/share/man/man5/proc_pid_gpu_nice.5*
 EOF
 

@@ -94,6 +94,7 @@ check "gpunice package: tool, man pages, completion, headers, copyright" eval '
 		usr/share/man/man3/gpuprio.3.gz \
 		usr/share/man/man3/gpuprio_supported.3.gz \
 		usr/share/man/man3/gpuprio_pidfd_open.3.gz \
+		usr/share/man/man3/gpuprio_syscall_numbers.3.gz \
 		usr/share/man/man5/proc_pid_gpu_nice.5.gz \
 		usr/share/bash-completion/completions/gpunice \
 		usr/share/zsh/vendor-completions/_gpunice \

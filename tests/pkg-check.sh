@@ -115,6 +115,7 @@ check "gpunice package: tool, man pages, completion, headers, licence" eval '
 		/usr/share/man/man2/gpuprio_get.2.gz \
 		/usr/share/man/man3/gpuprio.3.gz \
 		/usr/share/man/man3/gpuprio_supported.3.gz \
+		/usr/share/man/man3/gpuprio_syscall_numbers.3.gz \
 		/usr/share/man/man5/proc_pid_gpu_nice.5.gz \
 		/usr/share/bash-completion/completions/gpunice \
 		/usr/share/zsh/site-functions/_gpunice \

@@ -564,7 +564,7 @@ check "gpuprio-tabs: the main thread keeps realtime 3" eval \
 # its syscall table gives them, from its generated uapi header (the tests'
 # one copy, tests/gpuprio-nr.sh), and a guard that kills a process the
 # moment it issues either (tests/host/nosys-guard.c, built with that header;
-# this kernel has no seccomp filters, so it traces with ptrace).
+# a seccomp filter here, as on the host).
 SYSCALLS=/proc/sys/kernel/gpuprio_syscalls
 GPUPRIO_NR_SET='' GPUPRIO_NR_GET=''
 # shellcheck source=/dev/null

@@ -63,6 +63,7 @@ int use(int n, int level, int pid)
 	ret += gpuprio_set(who_pgrp, 0, video.prio);
 	ret += gpuprio_get(who_process, 0);
 	ret += gpuprio_get(who_user, 0);
+	ret += gpuprio_syscall_numbers(NULL, NULL);
 	return ret + be_constant + rt + idle + none + klass + klass_constant +
 	       data + data_constant + nice + nice_constant + shift + classes +
 	       class_mask + prio_mask + class_none + class_rt + class_be +

@@ -18,12 +18,13 @@
  * --self-test checks that the filter works, with getppid() standing in
  * for the forbidden calls: the guard must die of SIGSYS.
  *
- * A kernel without CONFIG_SECCOMP_FILTER (the test guest's) refuses the
- * filter: the guard then runs the command as a child under ptrace(2)
- * instead, following its threads and children, stops at the entry of
- * every system call and, at a forbidden one, kills them all before the
- * call runs and exits with status 159 itself; otherwise it exits with
- * the command's status (128 + the signal that killed it).
+ * A kernel without CONFIG_SECCOMP_FILTER refuses the filter (the test
+ * guest's has it since suite 25-sandbox needs it): the guard then runs the
+ * command as a child under ptrace(2) instead, following its threads and
+ * children, stops at the entry of every system call and, at a forbidden
+ * one, kills them all before the call runs and exits with status 159
+ * itself; otherwise it exits with the command's status (128 + the signal
+ * that killed it).
  */
 #define _GNU_SOURCE
 #include <err.h>

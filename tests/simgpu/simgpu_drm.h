@@ -12,7 +12,20 @@
 #ifndef _UAPI_SIMGPU_DRM_H
 #define _UAPI_SIMGPU_DRM_H
 
-#include <drm/drm.h>
+/*
+ * The kernel's <drm/drm.h>; a user-space build without the kernel's uapi
+ * headers (gpunice's own, for the example gpuprio-tabs) has libdrm's copy,
+ * <drm.h> with pkg-config --cflags libdrm.
+ */
+#if !defined(__KERNEL__) && defined(__has_include)
+# if __has_include(<drm/drm.h>)
+#  include <drm/drm.h>
+# else
+#  include <drm.h>
+# endif
+#else
+# include <drm/drm.h>
+#endif
 
 #define SIMGPU_MAX_JOB_NS	1000000000ULL	/* 1 s */
 /* drm_simgpu_submit.rq when the entity was on no run queue */

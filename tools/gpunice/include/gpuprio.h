@@ -1,6 +1,32 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR MIT */
 /*
  * gpuprio.h - gpuprio_set() and gpuprio_get() for applications
+ *
+ * Copyright (c) 2026 the gpunice authors
+ *
+ * Dual-licensed: under the GNU Lesser General Public License, version 2.1
+ * or (at your option) any later version, or under the MIT licence, at
+ * your choice, so that a project under either kind of licence (a
+ * BSD-licensed browser, say) may copy it into its tree. The MIT licence:
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a
+ * copy of this software and associated documentation files (the
+ * "Software"), to deal in the Software without restriction, including
+ * without limitation the rights to use, copy, modify, merge, publish,
+ * distribute, sublicense, and/or sell copies of the Software, and to
+ * permit persons to whom the Software is furnished to do so, subject to
+ * the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included
+ * in all copies or substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS
+ * OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF
+ * MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.
+ * IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY
+ * CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT,
+ * TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE
+ * SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
  *
  * The C library has no wrappers for these system calls, so this header
  * provides them over syscall(2). Include it and call
@@ -22,6 +48,12 @@
  * the wrappers fail with ENOSYS and issue no system call. The numbers are
  * read once per program (per translation unit that includes this header):
  * a kernel does not renumber its calls while it runs.
+ *
+ * A program that enters a sandbox (a seccomp-bpf filter, a chroot or a
+ * mount namespace without /proc) learns them before it does: it calls
+ * gpuprio_syscall_numbers() (which also fills this translation unit's
+ * cache) and builds its filter from the two numbers; see
+ * gpuprio_syscall_numbers(3) and examples/gpuprio-seccomp.h.
  */
 #ifndef _GPUPRIO_H
 #define _GPUPRIO_H
@@ -257,6 +289,36 @@ static inline int gpuprio_supported(void)
 
 	errno = saved_errno;
 	return ret;
+}
+
+/*
+ * gpuprio_syscall_numbers - the numbers the running kernel gives the calls
+ * @set_nr: where to store gpuprio_set(2)'s number (may be NULL)
+ * @get_nr: where to store gpuprio_get(2)'s number (may be NULL)
+ *
+ * For a sandbox's system call filter, which is built from numbers: call
+ * it before entering the sandbox, while /proc can still be read. It also
+ * keeps the numbers for this translation unit's wrappers, so that they
+ * need not read the file inside the sandbox.
+ * Returns 0 with both stored, or -1 with errno set to ENOSYS and nothing
+ * stored if the kernel has no GPU priorities or does not say (as
+ * gpuprio_supported() returning 0). Issues no gpuprio system call.
+ */
+static inline int gpuprio_syscall_numbers(long *set_nr, long *get_nr)
+{
+	long set = gpuprio_syscall_nr_(0);
+	long get;
+
+	if (set < 0)
+		return -1;
+	get = gpuprio_syscall_nr_(1);
+	if (get < 0)
+		return -1;
+	if (set_nr)
+		*set_nr = set;
+	if (get_nr)
+		*get_nr = get;
+	return 0;
 }
 
 /*
