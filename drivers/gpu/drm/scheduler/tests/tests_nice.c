@@ -23,6 +23,8 @@ MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 
 #define NICE_JOB_US	1000
 #define NICE_TIMEOUT	(60 * HZ)
+/* Jobs of each entity in the wrap case: it wraps after about ten. */
+#define WRAP_JOBS	60
 /* The largest wait of a busy entity for the GPU, in mock time. */
 #define NICE_MAX_WAIT_US	(100 * USEC_PER_MSEC)
 /* How far a measured share ratio may be from the predicted one, in %. */
@@ -393,16 +395,7 @@ static void drm_sched_nice_share(struct kunit *test)
 		last[k][1] = run[i].gpu_ns;
 	}
 
-	/*
-	 * FAIR shares GPU time, which it charges. Round robin only takes
-	 * turns, and a mock job's time on the GPU varies with the host under
-	 * emulation (1 ms jobs took 1.17 and 1.45 ms on average in one run):
-	 * there the share is of turns.
-	 */
-	if (drm_sched_policy == DRM_SCHED_POLICY_FAIR)
-		measured = count[1] ? div_u64(1000 * gpu[0], gpu[1]) : U32_MAX;
-	else
-		measured = count[1] ? 1000 * count[0] / count[1] : U32_MAX;
+	measured = count[1] ? div_u64(1000 * gpu[0], gpu[1]) : U32_MAX;
 	kunit_info(test, "%s: policy %d: share ratio %u.%03u predicted %u.%03u (%u:%u jobs, %llu:%llu us), second's share %u.%02u%%, longest wait %llu and %llu us, %u and %u jobs\n",
 		   c->name, drm_sched_policy,
 		   measured / 1000, measured % 1000,
@@ -433,8 +426,73 @@ static void drm_sched_nice_share(struct kunit *test)
 			(u64)predicted * (100 - NICE_TOLERANCE));
 }
 
+/*
+ * Virtual runtime is a ktime_t that only grows while an entity stays busy:
+ * at NORMAL in the idle class it passes KTIME_MAX after about 20 days of
+ * GPU time. Two busy NORMAL entities whose virtual runtime is a few jobs
+ * short of KTIME_MAX must keep taking turns across the wrap, not leave
+ * the one that wrapped first ahead until the other catches up.
+ */
+static void drm_sched_nice_wrap(struct kunit *test)
+{
+	struct drm_mock_scheduler *sched = test->priv;
+	struct drm_mock_sched_entity *entity[2];
+	struct drm_mock_sched_job *job[2][WRAP_JOBS];
+	unsigned int i, k, second = 0;
+	bool done;
+
+	if (drm_sched_policy != DRM_SCHED_POLICY_FAIR)
+		kunit_skip(test,
+			   "virtual runtime is the FAIR policy's (policy %d)",
+			   drm_sched_policy);
+
+	drm_sched_wqueue_stop(&sched->base);
+	for (k = 0; k < 2; k++) {
+		entity[k] = drm_mock_sched_entity_new(test,
+						      DRM_SCHED_PRIORITY_NORMAL,
+						      sched);
+		/*
+		 * The first one joins the empty run queue with the virtual
+		 * runtime it left with, here ten jobs of 1 ms at NORMAL
+		 * (<< 4) short of the wrap; the second joins next to it.
+		 */
+		if (!k) {
+			spin_lock(&entity[k]->base.stats->lock);
+			entity[k]->base.stats->vruntime =
+				ktime_sub_ns(KTIME_MAX,
+					     10ULL * NICE_JOB_US * NSEC_PER_USEC << 4);
+			spin_unlock(&entity[k]->base.stats->lock);
+		}
+		for (i = 0; i < WRAP_JOBS; i++) {
+			job[k][i] = drm_mock_sched_job_new(test, entity[k]);
+			drm_mock_sched_job_set_duration_us(job[k][i],
+							   NICE_JOB_US);
+			drm_mock_sched_job_submit(job[k][i]);
+		}
+	}
+	drm_sched_wqueue_start(&sched->base);
+
+	done = drm_mock_sched_job_wait_finished(job[0][WRAP_JOBS - 1],
+						NICE_TIMEOUT) &&
+	       drm_mock_sched_job_wait_finished(job[1][WRAP_JOBS - 1],
+						NICE_TIMEOUT);
+	drm_mock_sched_entity_free(entity[0]);
+	drm_mock_sched_entity_free(entity[1]);
+	KUNIT_ASSERT_TRUE(test, done);
+
+	/* The second's jobs among the first WRAP_JOBS that ran: about half. */
+	for (i = 0; i < WRAP_JOBS; i++)
+		if (job[1][i]->hw_fence.seqno <= WRAP_JOBS)
+			second++;
+	kunit_info(test, "%u of the first %u jobs were the second entity's\n",
+		   second, WRAP_JOBS);
+	KUNIT_EXPECT_GE(test, second, WRAP_JOBS * 2 / 5);
+	KUNIT_EXPECT_LE(test, second, WRAP_JOBS * 3 / 5);
+}
+
 static struct kunit_case drm_sched_nice_tests[] = {
 	KUNIT_CASE(drm_sched_nice_set_range),
+	KUNIT_CASE(drm_sched_nice_wrap),
 	KUNIT_CASE_PARAM(drm_sched_nice_vruntime,
 			 drm_sched_nice_vruntime_gen_params),
 	KUNIT_CASE_PARAM_ATTR(drm_sched_nice_share,
