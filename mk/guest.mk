@@ -106,7 +106,7 @@ $(BROKER_STAMP): $(BROKER_OUT)/broker_client tests/broker-root.sh FORCE
 		O=$(BROKER_OUT) CFLAGS="-O2 -Werror" $(BROKER_OUT)/gpunice \
 		$(BROKER_OUT)/gpuprio-broker
 	@if [ ! -e $@ ] || [ -n "$$(find $(BROKER_OUT) tests/broker-root.sh \
-		tools/gpunice/broker -newer $@ -type f)" ]; then \
+		tools/gpunice/broker docs/examples -newer $@ -type f)" ]; then \
 		echo "  ROOT    $(BROKER_ROOT)"; \
 		tests/broker-root.sh $(BROKER_ROOT) $(BROKER_OUT) \
 			$(BROKER_OUT)/broker_client && touch $@; fi

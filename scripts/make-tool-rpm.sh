@@ -77,6 +77,9 @@ cp -a "$stage/." %{buildroot}/
 /usr/share/dbus-1/system.d/org.gpunice.Broker1.conf
 /usr/share/polkit-1/actions/org.gpunice.broker.policy
 /usr/share/man/man8/gpuprio-broker.8*
+/usr/share/man/man3/gpuprio_broker_raise.3*
+/usr/share/man/man3/gpuprio_broker_raise_pidfd.3*
+/usr/share/man/man3/gpuprio_broker_drop.3*
 EOF
 
 # HOME: rpmbuild reads ~/.rpmmacros, and a build daemon's home may not

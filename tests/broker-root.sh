@@ -3,7 +3,8 @@
 # over the test initramfs: Debian's dbus-daemon and polkitd with every
 # library they load, their configuration and polkit's actions, and the
 # broker, a dynamic gpunice (with --ask) and broker_client, installed as
-# 'make install' installs them (PREFIX=/usr).
+# 'make install' installs them (PREFIX=/usr), and the examples of
+# docs/examples that raise through it.
 #
 # usage: broker-root.sh <output dir> <gpunice build dir> <broker_client>
 # The build dir holds gpunice and gpuprio-broker, built with libsystemd.
@@ -60,6 +61,12 @@ cp "$src/org.gpunice.Broker1.conf" "$root/usr/share/dbus-1/system.d/"
 cp "$src/org.gpunice.broker.policy" "$root/usr/share/polkit-1/actions/"
 sed 's|@SBINDIR@|/usr/sbin|' "$src/org.gpunice.Broker1.service" \
 	> "$root/usr/share/dbus-1/system-services/org.gpunice.Broker1.service"
+# The examples that raise through the broker, as a user installs them.
+mkdir -p "$root/usr/local/bin" "$root/tests/examples"
+cp "$repo/docs/examples/gamemode/gpunice-gamemode" "$root/usr/local/bin/"
+cp "$repo/docs/examples/systemd/compositor-boost.conf" \
+	"$repo/docs/examples/systemd/compositor-boost.rules" \
+	"$root/tests/examples/"
 printf 'passwd: files\ngroup: files\n' > "$root/etc/nsswitch.conf"
 # dbus-daemon wants a machine ID.
 mkdir -p "$root/var/lib/dbus" "$root/run/dbus"

@@ -128,7 +128,8 @@ check "gpunice package: the broker, its unit, D-Bus and polkit files, header, ma
 		/usr/share/dbus-1/system.d/org.gpunice.Broker1.conf \
 		/usr/share/polkit-1/actions/org.gpunice.broker.policy \
 		/usr/include/gpuprio-broker.h \
-		/usr/share/man/man8/gpuprio-broker.8.gz; do
+		/usr/share/man/man8/gpuprio-broker.8.gz \
+		/usr/share/man/man3/gpuprio_broker_raise.3.gz; do
 		grep -qx "$f" "$work/tool.list" || { echo "missing $f"; exit 1; }
 	done'
 mkdir -p "$work/t"

@@ -148,6 +148,39 @@ $as gpu $GPUNICE --ask -c realtime -n 4 cat /proc/self/gpu_nice \
 expect "gpunice --ask -c realtime -n 4 runs the command at level 4" \
 	"$tmp/out" "realtime 4"
 
+# --- the examples of docs/examples ------------------------------------------
+PATH=/usr/local/bin:/usr/bin:$PATH $as gpu gpunice-gamemode cat \
+	/proc/self/gpu_nice >"$tmp/out" 2>&1
+expect "docs/examples: gpunice-gamemode runs the game at GPU nice -10" \
+	"$tmp/out" "best-effort -10"
+# compositor-boost.conf's command line, with the example's own polkit
+# rules for its user: refused before they are installed, granted after.
+ex=/tests/examples
+cmd=$(sed -n 's|^ExecStart=\(gpunice .*\) /usr/local/bin/my-kiosk-app$|\1|p' \
+	$ex/compositor-boost.conf)
+grep -q '^kiosk:' /etc/passwd ||
+	echo 'kiosk:x:3000:3000:kiosk:/tmp:/bin/sh' >>/etc/passwd
+# shellcheck disable=SC2086 # the command line of the drop-in, split
+PATH=/usr/bin:$PATH $as kiosk $cmd cat /proc/self/gpu_nice >"$tmp/out" 2>&1
+grep -q NotAuthorized "$tmp/out" && ! grep -q "best-effort -5" "$tmp/out"
+tap_result $? "docs/examples: compositor-boost.conf's service, without its rules: refused, runs unraised (-t)" \
+	"$tmp/out"
+cp $ex/compositor-boost.rules /etc/polkit-1/rules.d/50-compositor-boost.rules
+chmod 644 /etc/polkit-1/rules.d/50-compositor-boost.rules
+# polkitd reloads its rules when the folder changes.
+i=0
+while :; do
+	# shellcheck disable=SC2086
+	PATH=/usr/bin:$PATH $as kiosk $cmd cat /proc/self/gpu_nice \
+		>"$tmp/out" 2>&1
+	grep -q "best-effort -5" "$tmp/out" && break
+	i=$((i + 1))
+	[ $i -ge 20 ] && break
+	sleep 0.5
+done
+expect "docs/examples: with compositor-boost.rules, the service runs at GPU nice -5" \
+	"$tmp/out" "best-effort -5"
+
 # --- refused where the rules deny -------------------------------------------
 $as other $CLIENT raise self rt:5 show self >"$tmp/out" 2>&1
 expect "refused: the rules deny realtime to other (NotAuthorized)" \
