@@ -68,8 +68,10 @@ cp "$repo/docs/examples/systemd/compositor-boost.conf" \
 	"$repo/docs/examples/systemd/compositor-boost.rules" \
 	"$root/tests/examples/"
 printf 'passwd: files\ngroup: files\n' > "$root/etc/nsswitch.conf"
-# dbus-daemon wants a machine ID.
+# dbus-daemon wants a machine ID; GLib (polkitd) looks for the bus in
+# /var/run, which Debian links to /run.
 mkdir -p "$root/var/lib/dbus" "$root/run/dbus"
+ln -s ../run "$root/var/run"
 echo 0123456789abcdef0123456789abcdef > "$root/etc/machine-id"
 cp "$root/etc/machine-id" "$root/var/lib/dbus/machine-id"
 find "$root" -type d -exec chmod 755 {} +
