@@ -10,6 +10,8 @@
 # shellcheck source=tests/guest/simgpu-load.sh
 . /tests/simgpu-load.sh
 
+# Debian's bus tools and the dynamic gpunice (with --ask) live in /usr/bin.
+PATH=/usr/bin:$PATH
 BROKER=/usr/sbin/gpuprio-broker
 CLIENT=/tests/bin/broker_client
 GPUNICE=/usr/bin/gpunice
@@ -77,7 +79,7 @@ expect() {
 
 # value TID: what /proc says of a thread, as broker_client prints it.
 gpu_nice_of() {
-	sed -n 's/^best-effort //p; s/^realtime /rt:/p; s/^none$/none/p' \
+	sed -n 's/^best-effort //p; s/^realtime /rt:/p; s/^none.*/none/p' \
 		"/proc/$1/gpu_nice"
 }
 
@@ -149,7 +151,7 @@ expect "gpunice --ask -c realtime -n 4 runs the command at level 4" \
 	"$tmp/out" "realtime 4"
 
 # --- the examples of docs/examples ------------------------------------------
-PATH=/usr/local/bin:/usr/bin:$PATH $as gpu gpunice-gamemode cat \
+PATH=/usr/local/bin:$PATH $as gpu gpunice-gamemode cat \
 	/proc/self/gpu_nice >"$tmp/out" 2>&1
 expect "docs/examples: gpunice-gamemode runs the game at GPU nice -10" \
 	"$tmp/out" "best-effort -10"
@@ -161,7 +163,7 @@ cmd=$(sed -n 's|^ExecStart=\(gpunice .*\) /usr/local/bin/my-kiosk-app$|\1|p' \
 grep -q '^kiosk:' /etc/passwd ||
 	echo 'kiosk:x:3000:3000:kiosk:/tmp:/bin/sh' >>/etc/passwd
 # shellcheck disable=SC2086 # the command line of the drop-in, split
-PATH=/usr/bin:$PATH $as kiosk $cmd cat /proc/self/gpu_nice >"$tmp/out" 2>&1
+$as kiosk $cmd cat /proc/self/gpu_nice >"$tmp/out" 2>&1
 grep -q NotAuthorized "$tmp/out" && ! grep -q "best-effort -5" "$tmp/out"
 tap_result $? "docs/examples: compositor-boost.conf's service, without its rules: refused, runs unraised (-t)" \
 	"$tmp/out"
@@ -171,7 +173,7 @@ chmod 644 /etc/polkit-1/rules.d/50-compositor-boost.rules
 i=0
 while :; do
 	# shellcheck disable=SC2086
-	PATH=/usr/bin:$PATH $as kiosk $cmd cat /proc/self/gpu_nice \
+	$as kiosk $cmd cat /proc/self/gpu_nice \
 		>"$tmp/out" 2>&1
 	grep -q "best-effort -5" "$tmp/out" && break
 	i=$((i + 1))
@@ -271,6 +273,9 @@ bound=$(dbus-send --system --print-reply --dest=org.gpunice.Broker1 \
 [ "$bound" = 600 ]
 tap_result $? "WatchdogBoundMSec is window + 2 periods (600, reads '$bound')"
 if load_simgpu 2; then
+	# A desktop session's user may open the render node (logind gives
+	# the seat's user access); the guest has no logind.
+	chmod 666 /dev/dri/renderD*
 	$as gpu $GPUNICE --ask -n -10 /tests/bin/gpuload --fps 30 --job-us 2000 \
 		--seconds 30 >"$tmp/frame" 2>&1 &
 	frame=$!
@@ -289,9 +294,9 @@ if load_simgpu 2; then
 	tap_result $? "the watchdog demotes a hog within its bound (${ms:-?} ms, bound $bound + 400)" \
 		"$tmp/out" "$tmp/hog" "$tmp/broker.log"
 	v=$(gpu_nice_of $frame)
-	[ "$v" != "-10" ]
-	tap_result $? "the watchdog demotes everything it raised: the frame loop too ($v)" \
-		"$tmp/broker.log"
+	[ "$v" = none ]
+	tap_result $? "the watchdog demotes everything it raised: the frame loop back to none too ('$v')" \
+		"$tmp/broker.log" "$tmp/frame"
 	grep -q "kept engine .* busy over 500 ms" "$tmp/broker.log"
 	tap_result $? "the broker's log says which process hogged which engine" \
 		"$tmp/broker.log"

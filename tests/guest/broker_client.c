@@ -19,7 +19,7 @@
  *                      wait until /proc/PID/gpu_nice reads RAISED (a
  *                      nice or rt:L), then until it no longer does;
  *                      print how long it stayed: "raised_ms=N" or
- *                      "still raised after N ms"
+ *                      "still raised after N ms" (or that it exited)
  * Exit status: 0, or 2 on a bad script.
  */
 #define _GNU_SOURCE
@@ -144,6 +144,13 @@ static void watch(const char *pid, const char *raised, long timeout)
 	snprintf(path, sizeof(path), "/proc/%s/gpu_nice", pid);
 	for (;;) {
 		read_value(path, v, sizeof(v));
+		if (!v[0]) {
+			/* Gone: a demotion cannot be told from an exit. */
+			printf("watch: process %s exited%s\n", pid,
+			       up ? " while raised" : "");
+			fflush(stdout);
+			return;
+		}
 		if (!up && !strcmp(v, raised))
 			up = now_ms();
 		if (up && strcmp(v, raised))

@@ -109,7 +109,10 @@ static int on_polkit(sd_bus_message *reply, void *userdata,
 				  e->message ? e->message : "");
 		goto reply;
 	}
-	r = sd_bus_message_read(reply, "(bb", &yes, &challenge);
+	/* (bba{ss}): is_authorized, is_challenge, details (unused) */
+	r = sd_bus_message_enter_container(reply, 'r', "bba{ss}");
+	if (r >= 0)
+		r = sd_bus_message_read(reply, "bb", &yes, &challenge);
 	if (r < 0) {
 		sd_bus_error_setf(&error, BROKER_ERR_NOT_AUTH,
 				  "polkit's answer cannot be read: %s",
