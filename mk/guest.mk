@@ -96,6 +96,33 @@ $(TESTBIN)/hw-report: scripts/hw-report.sh
 	@mkdir -p $(TESTBIN)
 	@cp $< $@
 
+# The broker's suite (75-broker): gpuprio-broker, a dynamic gpunice with
+# --ask and the test client, all on libsystemd, with Debian's dbus-daemon
+# and polkitd and every library they load, in a tree laid over the
+# initramfs (tests/broker-root.sh). One build for both kernel lines, as
+# gpunice's: nothing in it has the calls' numbers compiled in. The tree is
+# rebuilt only when one of its inputs changed, so the initramfs is too.
+BROKER_OUT := $(OUT)/gpunice-broker
+BROKER_ROOT := $(OUT)/broker-root
+BROKER_STAMP := $(BROKER_ROOT).stamp
+$(BROKER_OUT)/broker_client: tests/guest/broker_client.c \
+		tools/gpunice/include/gpuprio-broker.h \
+		tools/gpunice/include/gpuprio.h
+	@mkdir -p $(BROKER_OUT)
+	@echo "  CC      $@"
+	@cc -O2 -Wall -Wextra -Werror -Itools/gpunice/include -Iinclude/uapi \
+		$$(pkg-config --cflags libsystemd) -o $@ $< -pthread \
+		$$(pkg-config --libs libsystemd)
+$(BROKER_STAMP): $(BROKER_OUT)/broker_client tests/broker-root.sh FORCE
+	@$(MAKE) -s --no-print-directory -C tools/gpunice BROKER=1 \
+		O=$(BROKER_OUT) CFLAGS="-O2 -Werror" $(BROKER_OUT)/gpunice \
+		$(BROKER_OUT)/gpuprio-broker
+	@if [ ! -e $@ ] || [ -n "$$(find $(BROKER_OUT) tests/broker-root.sh \
+		tools/gpunice/broker docs/examples -newer $@ -type f)" ]; then \
+		echo "  ROOT    $(BROKER_ROOT)"; \
+		tests/broker-root.sh $(BROKER_ROOT) $(BROKER_OUT) \
+			$(BROKER_OUT)/broker_client && touch $@; fi
+
 ##   make guest-bin     the guest's test programs, in $OUT/guest-bin
 ##   make initramfs     the guest's initramfs: those, tests/guest, man pages
 .PHONY: guest-bin initramfs
@@ -107,8 +134,8 @@ initramfs: $(INITRD)
 # kernel tree, through the stamp) the i915 mock subtests.
 GUEST_FILES := $(shell find tests/guest tests/lib man -type f 2>/dev/null) \
 	tests/i915-mock-params.sh scripts/mkinitramfs.sh
-$(INITRD): $(GUEST_PROGS) $(GUEST_FILES) $(KSTAMP)
-	@scripts/mkinitramfs.sh $@ $(TESTBIN) tests/guest $(KDIR)
+$(INITRD): $(GUEST_PROGS) $(GUEST_FILES) $(KSTAMP) $(BROKER_STAMP)
+	@scripts/mkinitramfs.sh $@ $(TESTBIN) tests/guest $(KDIR) $(BROKER_ROOT)
 
 ## Run:
 ##   make check-guest   boot the test kernel and run the guest suites

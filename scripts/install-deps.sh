@@ -42,6 +42,7 @@ pkgs="
 	rpm rpmlint?
 	makepkg pacman-package-manager libarchive-tools zstd
 	systemd bash-completion zsh fish
+	libsystemd-dev dbus-daemon dbus-bin polkitd libxml2-utils
 "
 # kernel builds; the guest tests; make tool's tests and checkpatch;
 # make hwbench, gpuprio-tabs and the EGL and Vulkan examples' build
@@ -49,7 +50,9 @@ pkgs="
 # packages of make deb, rpm and pacman and their checks (the 7.3 line's
 # bindeb-pkg build-depends on libdw-dev as well); systemd-analyze
 # for the examples' check; bash-completion, zsh and fish for the
-# completions' check.
+# completions' check; gpuprio-broker's build (sd-bus), the bus daemon and
+# polkitd its guest suite copies into the initramfs, xmllint for its policy
+# files.
 [ "$ktar" = "$debian_ktar" ] && pkgs="linux-source-6.12 $pkgs"
 [ "$ktar73" = "$debian_ktar73" ] && pkgs="$bp_pkg $pkgs"
 list=

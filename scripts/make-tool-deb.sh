@@ -1,8 +1,8 @@
 #!/bin/sh
 # Build the gpunice package: the tool, its man pages, bash, zsh and fish
-# completion and <gpuprio.h>, staged with 'make install DESTDIR=' and
-# packed with dpkg-deb.
-# It depends on libc6 alone and works on any kernel: without the feature
+# completion and <gpuprio.h>, gpuprio-broker with its unit, D-Bus and polkit
+# files, staged with 'make install DESTDIR=' and packed with dpkg-deb. It
+# depends on libc6 and libsystemd0 (sd-bus) and works on any kernel: without the feature
 # the tool says so (it probes /proc/self/gpu_nice before any system call).
 #
 # usage: make-tool-deb.sh <build dir> <output dir>
@@ -39,15 +39,20 @@ echo "  DEB     gpunice $version ($arch)"
 
 # Debian's hardening flags, all of them (lintian checks for them).
 export DEB_BUILD_MAINT_OPTIONS=hardening=+all
-make -s -C "$repo/tools/gpunice" O="$build" \
+# BROKER=1: without libsystemd-dev the build fails rather than leave
+# gpuprio-broker and gpunice --ask out.
+make -s -C "$repo/tools/gpunice" O="$build" BROKER=1 \
 	CFLAGS="$(dpkg-buildflags --get CFLAGS) -Werror" \
 	CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
 	LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" "$build/gpunice"
 # Debian's zsh reads vendor-completions, not site-functions.
 make -s -C "$repo/tools/gpunice" O="$build" DESTDIR="$stage" PREFIX=/usr \
-	ZSHCOMPDIR=/usr/share/zsh/vendor-completions install >/dev/null
+	ZSHCOMPDIR=/usr/share/zsh/vendor-completions \
+	BROKER=1 CFLAGS="$(dpkg-buildflags --get CFLAGS) -Werror" \
+	CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
+	LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" install >/dev/null
 strip --remove-section=.comment --remove-section=.note \
-	--strip-unneeded "$stage/usr/bin/gpunice"
+	--strip-unneeded "$stage/usr/bin/gpunice" "$stage/usr/sbin/gpuprio-broker"
 find "$stage/usr/share/man" -type f -exec gzip -9n {} +
 
 mkdir -p "$doc"
@@ -59,15 +64,19 @@ chmod 644 "$doc/changelog.gz" "$doc/copyright"
 find "$stage" -type d -exec chmod 755 {} +
 
 # The lowest libc6 that has every versioned symbol the tool uses.
-glibc=$(objdump -T "$stage/usr/bin/gpunice" |
+glibc=$(objdump -T "$stage/usr/bin/gpunice" "$stage/usr/sbin/gpuprio-broker" |
 	sed -n 's/.*GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -uV | tail -n 1)
+# And the lowest libsystemd0 that has every sd-bus symbol they use.
+libsystemd=$(objdump -T "$stage/usr/bin/gpunice" \
+	"$stage/usr/sbin/gpuprio-broker" |
+	sed -n 's/.*LIBSYSTEMD_\([0-9][0-9]*\).*/\1/p' | sort -un | tail -n 1)
 
 mkdir -p "$stage/DEBIAN"
 (cd "$stage" && find usr -type f -exec md5sum {} + | sort -k 2) \
 	>"$stage/DEBIAN/md5sums"
 chmod 644 "$stage/DEBIAN/md5sums"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" \
-	-e "s/@GLIBC@/$glibc/" -e "s|@MAINTAINER@|$maintainer|" \
+	-e "s/@GLIBC@/$glibc/" -e "s/@LIBSYSTEMD@/$libsystemd/" -e "s|@MAINTAINER@|$maintainer|" \
 	-e "s/@SIZE@/$(du -sk --exclude=DEBIAN "$stage" | cut -f1)/" \
 	"$repo/tools/gpunice/debian/control" >"$stage/DEBIAN/control"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the gpunice pacman package: the tool, its man pages, bash, zsh and
 # fish completion and <gpuprio.h>, with makepkg from a PKGBUILD made here,
-# which installs them with 'make install DESTDIR='. It depends on glibc alone and,
+# which installs them with 'make install DESTDIR=', and gpuprio-broker with
+# its unit, D-Bus and polkit files. It depends on glibc and systemd-libs and,
 # like the deb (scripts/make-tool-deb.sh), works on any kernel. makepkg
 # does not run as root.
 #
@@ -28,17 +29,18 @@ pkgrel=1
 pkgdesc='Show or change the GPU priority of processes'
 arch=(\$CARCH)
 license=(GPL-2.0-or-later "LGPL-2.1-or-later OR MIT")
-depends=(glibc)
+depends=(glibc systemd-libs)
 options=(!debug)
 
 build() {
-	make -s -C "$repo/tools/gpunice" O="$build/o" \\
-		CFLAGS="\$CFLAGS -Werror" LDFLAGS="\$LDFLAGS" "$build/o/gpunice"
+	make -s -C "$repo/tools/gpunice" O="$build/o" BROKER=1 \\
+		CFLAGS="\$CFLAGS -Werror" LDFLAGS="\$LDFLAGS" "$build/o/gpunice" \\
+		"$build/o/gpuprio-broker"
 }
 
 package() {
 	make -s -C "$repo/tools/gpunice" O="$build/o" DESTDIR="\$pkgdir" \\
-		PREFIX=/usr install
+		BROKER=1 PREFIX=/usr install
 	install -Dm644 "$repo/tools/gpunice/debian/copyright" \\
 		"\$pkgdir/usr/share/licenses/gpunice/copyright"
 }

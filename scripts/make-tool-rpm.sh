@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build the gpunice rpm: the tool, its man pages, bash, zsh and fish
-# completion and <gpuprio.h>, staged with 'make install DESTDIR=' and
-# packed by rpmbuild, whose own scan gives its dependencies (the C library
-# alone). Like the deb (scripts/make-tool-deb.sh) it works on any kernel.
+# completion and <gpuprio.h>, gpuprio-broker with its unit, D-Bus and polkit
+# files, staged with 'make install DESTDIR=' and packed by rpmbuild, whose
+# own scan gives its dependencies (the C library and libsystemd). Like the
+# deb (scripts/make-tool-deb.sh) it works on any kernel.
 #
 # usage: make-tool-rpm.sh <build dir> <output dir>
 set -eu
@@ -17,15 +18,18 @@ stage=$build/stage
 rm -rf "${build:?}"/*
 echo "  RPM     gpunice $version"
 # rpm's own compiler flags for packages (hardening included).
-make -s -C "$repo/tools/gpunice" O="$build" \
+# BROKER=1: gpuprio-broker and gpunice --ask, or a failed build.
+make -s -C "$repo/tools/gpunice" O="$build" BROKER=1 \
 	CFLAGS="$(rpm --eval '%{optflags}') -Werror" \
-	LDFLAGS="-Wl,-z,relro -Wl,-z,now" "$build/gpunice"
+	LDFLAGS="-Wl,-z,relro -Wl,-z,now" "$build/gpunice" \
+	"$build/gpuprio-broker"
 make -s -C "$repo/tools/gpunice" O="$build" DESTDIR="$stage" PREFIX=/usr \
-	install >/dev/null
+	BROKER=1 CFLAGS="$(rpm --eval '%{optflags}') -Werror" \
+	LDFLAGS="-Wl,-z,relro -Wl,-z,now" install >/dev/null
 # Stripped and compressed here: Debian's rpm runs its brp-compress under
 # dash, which fails, so rpm's own post-install steps are off (below).
 strip --remove-section=.comment --remove-section=.note \
-	--strip-unneeded "$stage/usr/bin/gpunice"
+	--strip-unneeded "$stage/usr/bin/gpunice" "$stage/usr/sbin/gpuprio-broker"
 find "$stage/usr/share/man" -type f -exec gzip -9n {} +
 mkdir -p "$stage/usr/share/licenses/gpunice"
 cp "$repo/tools/gpunice/debian/copyright" "$stage/usr/share/licenses/gpunice/"
@@ -70,6 +74,16 @@ cp -a "$stage/." %{buildroot}/
 /usr/share/man/man3/gpuprio_supported.3*
 /usr/share/man/man3/gpuprio_syscall_numbers.3*
 /usr/share/man/man5/proc_pid_gpu_nice.5*
+/usr/sbin/gpuprio-broker
+/usr/include/gpuprio-broker.h
+/usr/lib/systemd/system/gpuprio-broker.service
+/usr/share/dbus-1/system-services/org.gpunice.Broker1.service
+/usr/share/dbus-1/system.d/org.gpunice.Broker1.conf
+/usr/share/polkit-1/actions/org.gpunice.broker.policy
+/usr/share/man/man8/gpuprio-broker.8*
+/usr/share/man/man3/gpuprio_broker_raise.3*
+/usr/share/man/man3/gpuprio_broker_raise_pidfd.3*
+/usr/share/man/man3/gpuprio_broker_drop.3*
 EOF
 
 # HOME: rpmbuild reads ~/.rpmmacros, and a build daemon's home may not

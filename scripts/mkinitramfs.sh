@@ -3,12 +3,14 @@
 # the static test programs.
 #
 # usage: mkinitramfs.sh <output.cpio.gz> <dir of static programs> <tests/guest>
-#        [<kernel tree>]
+#        [<kernel tree>] [<overlay>]
 # With the kernel tree, the guest also gets the subtests of the i915 mock
-# selftests it runs (tests/guest/suites/50-i915-mock).
+# selftests it runs (tests/guest/suites/50-i915-mock). An overlay, a tree
+# copied over the root last, brings the system of the broker's suite
+# (tests/broker-root.sh).
 set -eu
 
-out=$1 bindir=$2 guestdir=$3 ktree=${4-}
+out=$1 bindir=$2 guestdir=$3 ktree=${4-} overlay=${5-}
 root=$(mktemp -d)
 chmod 0755 "$root"
 trap 'rm -rf "$root"' EXIT
@@ -55,12 +57,20 @@ cat > "$root/etc/passwd" <<PASSWD
 root:x:0:0:root:/root:/bin/sh
 gpu:x:1000:1000:GPU test user:/tmp:/bin/sh
 other:x:2000:2000:another user:/tmp:/bin/sh
+messagebus:x:100:101::/nonexistent:/bin/false
+polkitd:x:998:998:polkit:/nonexistent:/bin/false
 PASSWD
 cat > "$root/etc/group" <<GROUP
 root:x:0:
 gpu:x:1000:
 other:x:2000:
+messagebus:x:101:
+polkitd:x:998:
 GROUP
+
+if [ -n "$overlay" ]; then
+	cp -R "$overlay/." "$root/"
+fi
 
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -78,8 +78,9 @@ check "make-tool-deb.sh builds the gpunice package as $(builder_name)" \
 	as_builder "$work" "'$repo/scripts/make-tool-deb.sh' '$work/tool' '$work'"
 echo "# gpunice package: $(( $(date +%s) - tool_start )) s"
 tool=$(ls "$work"/gpunice_*.deb 2>/dev/null | head -n 1)
-check "gpunice package: depends on libc6 alone" eval \
-	'field "$tool" Depends | grep -Eqx "libc6 \(>= [0-9.]+\)" &&
+check "gpunice package: depends on libc6 and libsystemd0 alone" eval \
+	'field "$tool" Depends |
+		grep -Eqx "libc6 \(>= [0-9.]+\), libsystemd0 \(>= [0-9]+\)" &&
 	[ -z "$(field "$tool" Pre-Depends)" ] &&
 	[ -z "$(field "$tool" Recommends)" ]'
 check "gpunice package: name, version and section" eval \
@@ -103,13 +104,31 @@ check "gpunice package: tool, man pages, completion, headers, copyright" eval '
 		usr/share/doc/gpunice/copyright; do
 		grep -q " \./$f$" "$work/tool.list" || { echo "missing $f"; exit 1; }
 	done'
+check "gpunice package: the broker, its unit, D-Bus and polkit files, header, man page" eval '(
+	for f in usr/sbin/gpuprio-broker \
+		usr/lib/systemd/system/gpuprio-broker.service \
+		usr/share/dbus-1/system-services/org.gpunice.Broker1.service \
+		usr/share/dbus-1/system.d/org.gpunice.Broker1.conf \
+		usr/share/polkit-1/actions/org.gpunice.broker.policy \
+		usr/include/gpuprio-broker.h \
+		usr/share/man/man8/gpuprio-broker.8.gz \
+		usr/share/man/man3/gpuprio_broker_raise.3.gz; do
+		grep -q " \./$f$" "$work/tool.list" || { echo "missing $f"; exit 1; }
+	done)'
 check "gpunice package: every file is root's" \
 	eval '! grep -v " root/root " "$work/tool.list"'
 mkdir -p "$work/x"
 dpkg-deb -x "$tool" "$work/x"
-check "gpunice package: the tool links to libc alone" eval \
-	'! objdump -p "$work/x/usr/bin/gpunice" | grep NEEDED |
-		grep -v "libc\.so\.6"'
+check "gpunice package: the tool and the broker link to libc and libsystemd alone" eval \
+	'(for b in usr/bin/gpunice usr/sbin/gpuprio-broker; do
+		! objdump -p "$work/x/$b" | grep NEEDED |
+			grep -Ev "libc\.so\.6|libsystemd\.so\.0" || exit 1
+	done)'
+check "gpunice package: the unit and the activation file name /usr/sbin/gpuprio-broker" eval \
+	'grep -qx "ExecStart=/usr/sbin/gpuprio-broker" \
+		"$work/x/usr/lib/systemd/system/gpuprio-broker.service" &&
+	grep -qx "Exec=/usr/sbin/gpuprio-broker" \
+		"$work/x/usr/share/dbus-1/system-services/org.gpunice.Broker1.service"'
 check "gpunice package: the tool runs (--version)" eval \
 	'"$work/x/usr/bin/gpunice" --version | grep -q "^gpunice from gpunice "'
 # Maintainer: whoever built it, by the kernel package's own rule

@@ -124,15 +124,33 @@ check "gpunice package: tool, man pages, completion, headers, licence" eval '
 		/usr/share/licenses/gpunice/copyright; do
 		grep -qx "$f" "$work/tool.list" || { echo "missing $f"; exit 1; }
 	done'
+check "gpunice package: the broker, its unit, D-Bus and polkit files, header, man page" eval '(
+	for f in /usr/sbin/gpuprio-broker \
+		/usr/lib/systemd/system/gpuprio-broker.service \
+		/usr/share/dbus-1/system-services/org.gpunice.Broker1.service \
+		/usr/share/dbus-1/system.d/org.gpunice.Broker1.conf \
+		/usr/share/polkit-1/actions/org.gpunice.broker.policy \
+		/usr/include/gpuprio-broker.h \
+		/usr/share/man/man8/gpuprio-broker.8.gz \
+		/usr/share/man/man3/gpuprio_broker_raise.3.gz; do
+		grep -qx "$f" "$work/tool.list" || { echo "missing $f"; exit 1; }
+	done)'
 mkdir -p "$work/t"
 case $fmt in
 rpm) (cd "$work/t" && rpm2cpio "$tool" | cpio -idm --quiet) ;;
 pacman) bsdtar -xf "$tool" -C "$work/t" 2>/dev/null ;;
 esac
-check "gpunice package: the tool links to libc alone" eval \
-	'objdump -p "$work/t/usr/bin/gpunice" | grep -q NEEDED &&
-	! objdump -p "$work/t/usr/bin/gpunice" | grep NEEDED |
-		grep -v "libc\.so\.6"'
+check "gpunice package: the tool and the broker link to libc and libsystemd alone" eval \
+	'(for b in usr/bin/gpunice usr/sbin/gpuprio-broker; do
+		objdump -p "$work/t/$b" | grep -q "NEEDED.*libsystemd\.so\.0" &&
+		! objdump -p "$work/t/$b" | grep NEEDED |
+			grep -Ev "libc\.so\.6|libsystemd\.so\.0" || exit 1
+	done)'
+check "gpunice package: the unit and the activation file name /usr/sbin/gpuprio-broker" eval \
+	'grep -qx "ExecStart=/usr/sbin/gpuprio-broker" \
+		"$work/t/usr/lib/systemd/system/gpuprio-broker.service" &&
+	grep -qx "Exec=/usr/sbin/gpuprio-broker" \
+		"$work/t/usr/share/dbus-1/system-services/org.gpunice.Broker1.service"'
 check "gpunice package: the tool runs (--version)" eval \
 	'"$work/t/usr/bin/gpunice" --version | grep -q "^gpunice from gpunice "'
 tap_done

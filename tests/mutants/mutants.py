@@ -172,7 +172,7 @@ def locate(m, tree, tests_root, amdgpu_tree=None):
     (tests/...) under @tests_root."""
     if amdgpu_tree and m.suites == [AMDGPU_KUNIT]:
         return os.path.join(amdgpu_tree, m.file)
-    if m.file.startswith('tests/'):
+    if m.file.startswith('tests/') or m.file.startswith('tools/'):
         return os.path.join(tests_root, m.file)
     return os.path.join(tree, m.file)
 
@@ -304,15 +304,53 @@ class Runner:
             shutil.rmtree(src)
         shutil.copytree(os.path.join(REPO, 'tests', 'simgpu'),
                         os.path.join(src, 'simgpu'))
+        # User space the mutants may change (gpuprio-broker), with what
+        # its build reads outside tools/gpunice.
+        src = self.tests
+        for d in ('tools', 'include'):
+            if os.path.isdir(os.path.join(src, d)):
+                shutil.rmtree(os.path.join(src, d))
+        shutil.copytree(os.path.join(REPO, 'tools', 'gpunice'),
+                        os.path.join(src, 'tools', 'gpunice'))
+        os.makedirs(os.path.join(src, 'include', 'uapi', 'linux'))
+        shutil.copy(os.path.join(REPO, 'include', 'uapi', 'linux',
+                                 'gpuprio.h'),
+                    os.path.join(src, 'include', 'uapi', 'linux'))
 
     def build(self, logfile):
         """Incremental: bzImage, Module.symvers for simgpu.ko."""
         return sh(['make', '-s', '-C', self.linux, '-j' + self.jobs,
                    'bzImage', 'modules'], logfile) == 0
 
-    def initramfs(self, name, with_simgpu, logfile):
+    def broker_root(self, logfile):
+        """The broker's guest tree (tests/broker-root.sh) from the copy of
+        tools/gpunice in <work>/src, mutated or not: None on failure."""
+        tools = os.path.join(self.tests, 'tools', 'gpunice')
+        out = os.path.join(self.work, 'broker-out')
+        root = os.path.join(self.work, 'broker-root')
+        client = os.path.join(out, 'broker_client')
+        os.makedirs(out, exist_ok=True)
+        flags = subprocess.check_output(
+            ['pkg-config', '--cflags', '--libs', 'libsystemd'],
+            text=True).split()
+        if sh(['make', '-s', '-C', tools, 'BROKER=1', 'O=' + out,
+               'CFLAGS=-O2 -Werror', os.path.join(out, 'gpunice'),
+               os.path.join(out, 'gpuprio-broker')], logfile) != 0 or \
+           sh(['cc', '-O2', '-Wall', '-Wextra', '-Werror',
+               '-I' + os.path.join(tools, 'include'),
+               '-I' + os.path.join(self.tests, 'include', 'uapi'),
+               '-o', client,
+               os.path.join(REPO, 'tests', 'guest', 'broker_client.c'),
+               '-pthread'] + flags, logfile) != 0 or \
+           sh([os.path.join(REPO, 'tests', 'broker-root.sh'), root, out,
+               client], logfile) != 0:
+            return None
+        return root
+
+    def initramfs(self, name, with_simgpu, logfile, with_broker=False):
         """The guest's initramfs: make check's programs, with simgpu.ko
-        rebuilt from <work>/src against the mutated tree when needed."""
+        rebuilt from <work>/src against the mutated tree when needed, and
+        the broker's tree built from <work>/src when its suite runs."""
         out = os.path.join(self.work, 'initramfs-%s.cpio.gz' % name)
         bindir = os.path.join(self.work, 'guest-bin')
         if os.path.isdir(bindir):
@@ -325,8 +363,14 @@ class Runner:
                 return None
             shutil.copy(os.path.join(mod, 'simgpu.ko'),
                         os.path.join(bindir, 'simgpu.ko'))
+        overlay = []
+        if with_broker:
+            root = self.broker_root(logfile)
+            if not root:
+                return None
+            overlay = [root]
         if sh([os.path.join(REPO, 'scripts', 'mkinitramfs.sh'), out, bindir,
-               os.path.join(REPO, 'tests', 'guest'), self.linux],
+               os.path.join(REPO, 'tests', 'guest'), self.linux] + overlay,
               logfile) != 0:
             return None
         return out
@@ -506,7 +550,7 @@ def cmd_run(args):
             continue
         name = 'baseline-%d' % len(baselines)
         initrd = r.initramfs(name, '70-simgpu' in m.run_suites(),
-                             r.buildlog)
+                             r.buildlog, '75-broker' in m.run_suites())
         failure, secs = r.boot(name, m.run_suites(), initrd, m.args) \
             if initrd else ('initramfs failed', 0)
         log('BASELINE %s: %s (%.0f s)' % (key, failure or 'passed', secs))
@@ -574,7 +618,8 @@ def run_one(r, m):
             return ('mutant %s: error (build failed, see %s)' %
                     (m.id, logfile)), 'build %.0f s' % (time.time() - t0)
         t1 = time.time()
-        initrd = r.initramfs(m.id, '70-simgpu' in m.run_suites(), logfile)
+        initrd = r.initramfs(m.id, '70-simgpu' in m.run_suites(), logfile,
+                             '75-broker' in m.run_suites())
         if not initrd:
             return ('mutant %s: error (initramfs failed, see %s)' %
                     (m.id, logfile)), 'build %.0f s' % (t1 - t0)

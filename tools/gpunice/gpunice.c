@@ -24,6 +24,9 @@
 #include <sys/types.h>
 
 #include "gpuprio.h"
+#ifdef GPUNICE_BROKER
+# include "gpuprio-broker.h"
+#endif
 
 /*
  * Messages are marked for translation as util-linux marks them. Without
@@ -99,7 +102,8 @@ struct gpunice_ctl {
 	unsigned int thread_only:1,
 		     ignore:1,
 		     list:1,		/* --list */
-		     list_all:1;	/* --all */
+		     list_all:1,	/* --all */
+		     ask:1;		/* --ask: through gpuprio-broker(8) */
 };
 
 /*
@@ -160,6 +164,8 @@ static void __attribute__((__noreturn__)) usage(void)
 		 "their CPU nice\n"));
 	printf(_(" -t, --ignore          ignore failures to set the GPU "
 		 "priority\n"));
+	printf(_("     --ask             raise through gpuprio-broker(8), "
+		 "then run the command\n"));
 	printf("\n");
 	printf(_(" -h, --help            display this help\n"));
 	printf(_(" -V, --version         display version\n"));
@@ -771,6 +777,58 @@ run_command(const struct gpunice_ctl *ctl, int prio, char **argv)
 	    _("failed to execute %s"), argv[0]);
 }
 
+/*
+ * --ask: the broker raises only threads of the process that asks, so
+ * gpunice asks for its own thread, which becomes the command's main
+ * thread at execve(2) and keeps the value (its children inherit it).
+ */
+static void __attribute__((__noreturn__))
+ask_and_run(const struct gpunice_ctl *ctl, int prio, char **argv)
+{
+#ifdef GPUNICE_BROKER
+	char why[512];
+	int r = gpuprio_broker_raise(0, prio, why, sizeof(why));
+
+	if (r && !ctl->ignore)
+		errx(EXIT_FAILURE, _("gpuprio-broker refused to raise %s: %s"),
+		     argv[0], why);
+	if (r)
+		warnx(_("gpuprio-broker refused, running %s unraised: %s"),
+		      argv[0], why);
+	execvp(argv[0], argv);
+	err(errno == ENOENT ? EXIT_EXEC_ENOENT : EXIT_EXEC_FAILED,
+	    _("failed to execute %s"), argv[0]);
+#else
+	(void)ctl;
+	(void)prio;
+	(void)argv;
+	errx(EXIT_FAILURE, _("--ask: this gpunice was built without "
+			     "gpuprio-broker support (libsystemd)"));
+#endif
+}
+
+/* What --ask can do, checked before anything is asked or run. */
+static void check_ask(const struct gpunice_ctl *ctl, int prio,
+		      int have_command)
+{
+	int class = GPUPRIO_PRIO_CLASS(prio);
+
+	if (ctl->kind != TARGET_SELF)
+		bad_usage(_("--ask takes no --pid, --pgrp or --user: the "
+			    "broker raises only threads of the process that "
+			    "asks; run the command under gpunice --ask, or "
+			    "have it call gpuprio_broker_raise()"));
+	if (!have_command)
+		bad_usage(_("--ask needs a command to run"));
+	if (ctl->class < 0 && !ctl->nice_arg)
+		bad_usage(_("--ask needs --nice (a negative one) or --class "
+			    "realtime"));
+	if (!(class == GPUPRIO_CLASS_RT ||
+	      (class == GPUPRIO_CLASS_BE && GPUPRIO_TO_NICE(prio) < 0)))
+		bad_usage(_("--ask raises only: give a negative --nice or "
+			    "--class realtime (lowering needs no broker)"));
+}
+
 static void set_kind(struct gpunice_ctl *ctl, enum target_kind kind,
 		     const char *id)
 {
@@ -783,7 +841,7 @@ static void set_kind(struct gpunice_ctl *ctl, enum target_kind kind,
 
 static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 {
-	enum { OPT_THREAD = CHAR_MAX + 1, OPT_ALL };
+	enum { OPT_THREAD = CHAR_MAX + 1, OPT_ALL, OPT_ASK };
 	static const struct option longopts[] = {
 		{ "class",   required_argument, NULL, 'c' },
 		{ "nice",    required_argument, NULL, 'n' },
@@ -796,6 +854,7 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 		{ "ignore",  no_argument,       NULL, 't' },
 		{ "list",    no_argument,       NULL, 'l' },
 		{ "all",     no_argument,       NULL, OPT_ALL },
+		{ "ask",     no_argument,       NULL, OPT_ASK },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ "version", no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -835,6 +894,9 @@ static void parse_options(struct gpunice_ctl *ctl, int argc, char **argv)
 			break;
 		case OPT_ALL:
 			ctl->list_all = 1;
+			break;
+		case OPT_ASK:
+			ctl->ask = 1;
 			break;
 		case 'h':
 			usage();
@@ -886,7 +948,12 @@ int main(int argc, char **argv)
 		for (i = 0; i < argc; i++)
 			ctl.ids[ctl.nids++] = argv[i];
 
+	/* With --ask, a target is refused, not taken for a command. */
+	if (ctl.ask && ctl.kind != TARGET_SELF)
+		check_ask(&ctl, 0, 0);
 	prio = build_prio(&ctl, have_command);
+	if (ctl.ask)
+		check_ask(&ctl, prio, have_command);
 	if (prio >= 0 && ctl.kind == TARGET_SELF && !have_command)
 		bad_usage(_("no command, --pid, --pgrp or --user given"));
 
@@ -913,6 +980,8 @@ int main(int argc, char **argv)
 		     "");
 	}
 
+	if (have_command && ctl.ask)
+		ask_and_run(&ctl, prio, argv);
 	if (have_command)
 		run_command(&ctl, prio, argv);
 
