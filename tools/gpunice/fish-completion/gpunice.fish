@@ -122,6 +122,8 @@ complete -c gpunice -n '__gpunice_options; or __gpunice_kind_is list' -l all \
     -d 'With --list, also those that follow their CPU nice'
 complete -c gpunice -n __gpunice_options -s t -l ignore \
     -d 'Ignore failures to set the GPU priority'
+complete -c gpunice -n __gpunice_options -l ask \
+    -d 'Raise through gpuprio-broker(8), then run the command'
 complete -c gpunice -n __gpunice_options -s h -l help -d 'Display help'
 complete -c gpunice -n __gpunice_options -s V -l version -d 'Display version'
 
