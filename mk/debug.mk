@@ -13,6 +13,23 @@ check-debug: deps
 		KCONFIG_EXTRA=configs/debug.config \
 		CHECK_SUITES="check-guest check-host"
 
+##   make check-kcsan   the fuzz, stress and simgpu suites on a KCSAN kernel
+# Issue 38: KCSAN and KASAN exclude each other, so the data-race detector
+# gets a kernel of its own: make check-debug's with KCSAN instead of KASAN
+# and kmemleak (configs/kcsan.config), built in $(OUT)/debug-kcsan, booted
+# to run the suites that race on purpose (gpunice.long=1 as in
+# check-debug) after the KUnit suites the kernel runs at boot. A KCSAN
+# report ("BUG: KCSAN: data-race in ...") fails the run (tests/summarize.py).
+.PHONY: check-kcsan
+check-kcsan: deps
+	@GUEST_APPEND="$(GUEST_APPEND) gpunice.long=1" \
+		GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1800} \
+		GUEST_SMP=$${GUEST_SMP:-2,sockets=2} \
+		$(MAKE) --no-print-directory check OUT=$(OUT)/debug-kcsan \
+		KCONFIG_EXTRA="configs/debug.config configs/kcsan.config" \
+		CHECK_SUITES=check-guest \
+		SUITES="30-gpuprio-fuzz 40-gpuprio-stress 70-simgpu kunit"
+
 ##   make check-bpf-lsm  the debug kernel with the BPF LSM: gpuprio_set()
 ##                      under a sleepable BPF program (suite 85-bpf-lsm)
 # Issue 23, item 7: gpuprio_set() once asked security_task_setscheduler(),

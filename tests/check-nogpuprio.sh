@@ -5,8 +5,13 @@
 # requires the drivers' suites (drm_sched, xe) to have run and passed:
 # built without CONFIG_GPUPRIO, they assert that a task at CPU nice 5 or 7
 # leaves contexts and queues at normal and that fdinfo has no drm-gpuprio
-# key. amdgpu's suites need amdgpu built in, which only the amdgpu check's
-# own kernel has (tests/amdgpu-kunit.sh). TAP on stdout.
+# key. On 7.3 drm_sched's suite (tests_gpuprio.c) has no such case yet:
+# its drm_sched_gpuprio_test_task compares drm_sched_task_priority() with
+# the mapping of task_gpuprio() and sets no CPU nice, so there the check
+# proves only that the suite builds and passes without the feature (6.12's
+# sched_gpuprio_test_task is the case to carry over). amdgpu's suites need
+# amdgpu built in, which only the amdgpu check's own kernel has
+# (tests/amdgpu-kunit.sh). TAP on stdout.
 #
 # usage: check-nogpuprio.sh <kernel tree> <initramfs> <result dir>
 set -u
@@ -31,8 +36,15 @@ grep -q '@@GUEST-DONE' "$console"
 tap $? "nogpuprio: the guest ran to the end"
 
 # Each suite's own result line, at the top level of the KTAP: "ok N name"
-# (the serial console ends lines with CR LF).
-for suite in drm_sched_gpuprio xe_exec_queue_gpuprio; do
+# (the serial console ends lines with CR LF). drm_sched's suite is named by
+# the line: 7.3's is drivers/gpu/drm/scheduler/tests/tests_gpuprio.c, on
+# upstream's mock scheduler (CONFIG_DRM_SCHED_KUNIT_TEST); 6.12's own is
+# sched_gpuprio_test.c (CONFIG_DRM_SCHED_GPUPRIO_KUNIT_TEST).
+case ${LINE:-7.3} in
+6.12) sched_suite=drm_sched_gpuprio ;;
+*) sched_suite=drm_sched_gpuprio_tests ;;
+esac
+for suite in $sched_suite xe_exec_queue_gpuprio; do
 	tr -d '\r' < "$console" | grep -qE "^ok [0-9]+ $suite\$"
 	tap $? "nogpuprio: KUnit $suite passed"
 done
