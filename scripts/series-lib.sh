@@ -94,7 +94,8 @@ series_copy() {
 
 # checkpatch_unaccepted <repository>: checkpatch --show-types output on
 # stdin, without the warnings scripts/checkpatch-accepted lists for their
-# file, and without the total line; empty when nothing else is left.
+# file (or, "commit:<id>", for a commit id), and without the total line;
+# empty when nothing else is left.
 checkpatch_unaccepted() {
 	awk -v list="$1/scripts/checkpatch-accepted" '
 	BEGIN {
@@ -110,7 +111,13 @@ checkpatch_unaccepted() {
 			f = substr($0, RSTART + 6, RLENGTH - 6)
 		for (i = 1; i <= n; i++) {
 			k = length(file[i])
-			if (w[2] == type[i] && substr(f, length(f) - k + 1) == file[i])
+			if (w[2] != type[i])
+				continue
+			# "commit:<id>": a commit the tree has no history of.
+			if (file[i] ~ /^commit:/ &&
+			    index($0, "\047" substr(file[i], 8) "\047"))
+				next
+			if (substr(f, length(f) - k + 1) == file[i])
 				next
 		}
 		print; print ""
