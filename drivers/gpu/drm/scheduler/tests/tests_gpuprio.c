@@ -491,6 +491,80 @@ static void drm_sched_gpuprio_test_fair_weight(struct kunit *test)
 	KUNIT_EXPECT_GE(test, vruntime + slack, expect);
 }
 
+/* Jobs of each busy entity after the move in the round robin history case. */
+#define RR_TURNS	20
+
+/*
+ * Round robin: a busy entity with a long history on one run queue, moved
+ * to another where two busy entities take turns, must take its turn there
+ * among them, not after as many turns as its old run queue ever gave.
+ * Each run queue counts its turns, and the entity carries the count of
+ * the last turn it had.
+ */
+static void drm_sched_gpuprio_test_rr_history(struct kunit *test)
+{
+	const unsigned int history = 10000, turns = RR_TURNS;
+	struct drm_mock_sched_job **old, *job[3][RR_TURNS];
+	struct drm_mock_sched_entity *entity[3];
+	struct drm_mock_scheduler *sched;
+	u64 start, first;
+	unsigned int i, k;
+	bool done;
+
+	if (drm_sched_policy != DRM_SCHED_POLICY_RR)
+		kunit_skip(test, "policy %d: turns are round robin's",
+			   drm_sched_policy);
+
+	sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	sched->base.credit_limit = 1;
+	for (k = 0; k < ARRAY_SIZE(entity); k++)
+		entity[k] = drm_mock_sched_entity_new(test, k ?
+						      DRM_SCHED_PRIORITY_HIGH :
+						      DRM_SCHED_PRIORITY_NORMAL,
+						      sched);
+
+	/* The history: the first entity alone and busy on NORMAL. */
+	old = kunit_kcalloc(test, history, sizeof(*old), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	drm_sched_wqueue_stop(&sched->base);
+	for (i = 0; i < history; i++) {
+		old[i] = drm_mock_sched_job_new(test, entity[0]);
+		drm_mock_sched_job_set_duration_us(old[i], 1);
+		drm_mock_sched_job_submit(old[i]);
+	}
+	drm_sched_wqueue_start(&sched->base);
+	done = drm_mock_sched_job_wait_finished(old[history - 1], 60 * HZ);
+	KUNIT_ASSERT_TRUE(test, done);
+
+	/* Then all three busy, the first moved up to the other two. */
+	drm_sched_wqueue_stop(&sched->base);
+	for (k = 0; k < ARRAY_SIZE(entity); k++) {
+		for (i = 0; i < turns; i++) {
+			job[k][i] = drm_mock_sched_job_new(test, entity[k]);
+			drm_mock_sched_job_set_duration_us(job[k][i], 100);
+			drm_mock_sched_job_submit(job[k][i]);
+		}
+	}
+	drm_sched_entity_refresh_priority(&entity[0]->base,
+					  DRM_SCHED_PRIORITY_HIGH);
+	drm_sched_wqueue_start(&sched->base);
+	done = true;
+	for (k = 0; k < ARRAY_SIZE(entity); k++)
+		done &= drm_mock_sched_job_wait_finished(job[k][turns - 1],
+							 60 * HZ);
+	for (k = 0; k < ARRAY_SIZE(entity); k++)
+		drm_mock_sched_entity_free(entity[k]);
+	drm_mock_sched_fini(sched);
+	KUNIT_ASSERT_TRUE(test, done);
+
+	start = old[history - 1]->hw_fence.seqno;
+	first = job[0][0]->hw_fence.seqno - start;
+	kunit_info(test, "after %u jobs on NORMAL, the moved entity's first job ran %llu-th of %u\n",
+		   history, first, turns * 3);
+	/* Within the first round of turns on its new run queue. */
+	KUNIT_EXPECT_LE(test, first, (u64)ARRAY_SIZE(entity));
+}
+
 /* The task's own priority: a task at the default follows nothing here. */
 static void drm_sched_gpuprio_test_task(struct kunit *test)
 {
@@ -507,6 +581,7 @@ static struct kunit_case drm_sched_gpuprio_tests[] = {
 	KUNIT_CASE(drm_sched_gpuprio_test_refresh_running),
 	KUNIT_CASE(drm_sched_gpuprio_test_refresh_wakeup),
 	KUNIT_CASE(drm_sched_gpuprio_test_refresh_stress),
+	KUNIT_CASE_SLOW(drm_sched_gpuprio_test_rr_history),
 	KUNIT_CASE_PARAM(drm_sched_gpuprio_test_fair_weight,
 			 drm_sched_gpuprio_weight_gen_params),
 	{}

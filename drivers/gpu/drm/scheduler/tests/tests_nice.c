@@ -426,6 +426,107 @@ static void drm_sched_nice_share(struct kunit *test)
 			(u64)predicted * (100 - NICE_TOLERANCE));
 }
 
+struct drm_sched_nice_wait_case {
+	const char *name;
+	int nice;
+	/* Jobs the waiting client submits, one at a time. */
+	unsigned int turns;
+};
+
+static const struct drm_sched_nice_wait_case drm_sched_nice_wait_cases[] = {
+	{ "nice-0", 0, 40 },
+	{ "nice-10", 10, 20 },
+	{ "nice-19", 19, 12 },
+	{ "idle", DRM_SCHED_NICE_IDLE, 7 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(drm_sched_nice_wait, drm_sched_nice_wait_cases, name);
+
+/*
+ * A client that submits one job and waits for it before it submits the
+ * next, as a transcoder waiting on each frame does, next to an always busy
+ * NORMAL entity at nice 0. Such a client leaves the run queue after each
+ * job and rejoins it with the next: under FAIR its nice must grade its
+ * share as it grades a busy entity's, so that for each of its jobs the
+ * busy entity runs about 1.25^nice of its own (and one more at most, that
+ * the scheduler picks while the client is between two jobs).
+ *
+ * A job's GPU time is accounted when the scheduler frees it, which may be
+ * after the client has submitted its next job: that rejoin is then charged
+ * nothing and the next one two jobs. Over the turns measured the charges
+ * even out, but one may fall outside them, so the bounds allow one turn
+ * of the busy entity's jobs more or less.
+ */
+static void drm_sched_nice_submit_wait(struct kunit *test)
+{
+	const struct drm_sched_nice_wait_case *c = test->param_value;
+	struct drm_mock_scheduler *sched = test->priv;
+	bool idle = c->nice == DRM_SCHED_NICE_IDLE;
+	struct drm_mock_sched_entity *busy, *waiter;
+	struct drm_mock_sched_job **job, *own;
+	u64 first = 0, last = 0, busy_end;
+	const unsigned int warm = 2;
+	unsigned int i, n, turns = 0;
+	u32 predicted, measured, edge;
+	bool done = true;
+
+	if (drm_sched_policy != DRM_SCHED_POLICY_FAIR)
+		kunit_skip(test, "policy %d: shares are FAIR's",
+			   drm_sched_policy);
+
+	/* Busy jobs per job of the client, in thousandths. */
+	predicted = nice_scale(1000, idle ? NICE_IDLE_AS : c->nice);
+	/* Enough to stay busy all along, with a third to spare. */
+	n = DIV_ROUND_UP(predicted * 4 / 3 * (c->turns + 1), 1000) + 20;
+
+	busy = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
+	waiter = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL,
+					   sched);
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_set_nice(&waiter->base, c->nice),
+			0);
+	job = kunit_kcalloc(test, n, sizeof(*job), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	for (i = 0; i < n; i++) {
+		job[i] = drm_mock_sched_job_new(test, busy);
+		drm_mock_sched_job_set_duration_us(job[i], NICE_JOB_US);
+		drm_mock_sched_job_submit(job[i]);
+	}
+
+	for (i = 0; i < c->turns && done; i++) {
+		own = drm_mock_sched_job_new(test, waiter);
+		drm_mock_sched_job_set_duration_us(own, NICE_JOB_US);
+		drm_mock_sched_job_submit(own);
+		done = drm_mock_sched_job_wait_finished(own, NICE_TIMEOUT);
+		if (!done)
+			break;
+		turns++;
+		if (turns == warm)
+			first = own->hw_fence.seqno;
+		last = own->hw_fence.seqno;
+	}
+
+	done &= drm_mock_sched_job_wait_finished(job[n - 1], NICE_TIMEOUT);
+	busy_end = job[n - 1]->hw_fence.seqno;
+	drm_mock_sched_entity_free(waiter);
+	drm_mock_sched_entity_free(busy);
+	KUNIT_ASSERT_TRUE(test, done);
+	/* The busy entity was there for every job of the client. */
+	KUNIT_ASSERT_GT(test, busy_end, last);
+	KUNIT_ASSERT_GT(test, turns, warm);
+
+	/* Busy jobs between the client's, per job of the client. */
+	measured = div_u64(1000 * (last - first - (turns - warm)),
+			   turns - warm);
+	kunit_info(test, "%s: %u.%03u jobs of the busy entity per job of the client, predicted %u.%03u\n",
+		   c->name, measured / 1000, measured % 1000,
+		   predicted / 1000, predicted % 1000);
+	edge = predicted / (turns - warm);
+	KUNIT_EXPECT_GE(test, (u64)(measured + edge) * 100,
+			(u64)predicted * (100 - NICE_TOLERANCE));
+	KUNIT_EXPECT_LE(test, (u64)measured * 100,
+			(u64)(predicted + edge + 1000) * (100 + NICE_TOLERANCE));
+}
+
 /*
  * Virtual runtime is a ktime_t that only grows while an entity stays busy:
  * at NORMAL in the idle class it passes KTIME_MAX after about 20 days of
@@ -497,6 +598,9 @@ static struct kunit_case drm_sched_nice_tests[] = {
 			 drm_sched_nice_vruntime_gen_params),
 	KUNIT_CASE_PARAM_ATTR(drm_sched_nice_share,
 			      drm_sched_nice_share_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(drm_sched_nice_submit_wait,
+			      drm_sched_nice_wait_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };

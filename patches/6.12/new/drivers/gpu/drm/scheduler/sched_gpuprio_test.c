@@ -451,6 +451,8 @@ struct sched_stress {
 	struct dma_fence **done;
 	/* Moves of the entity while it had jobs queued. */
 	unsigned long busy_moves;
+	/* How long each job takes on the engine; 0 for STRESS_JOB_NS. */
+	u64 job_ns;
 };
 
 struct sched_stress_job {
@@ -459,6 +461,8 @@ struct sched_stress_job {
 	/* Allocated at submission, initialised by run_job. */
 	struct dma_fence *hw_fence;
 	bool hw_fence_live;
+	/* If not NULL, where run_job writes when the job started. */
+	ktime_t *started;
 };
 
 static const char *sched_stress_fence_name(struct dma_fence *fence)
@@ -505,7 +509,9 @@ static struct dma_fence *sched_stress_run_job(struct drm_sched_job *sched_job)
 	/* The engine's reference; the scheduler takes the one returned. */
 	env->running = dma_fence_get(job->hw_fence);
 	spin_unlock_irqrestore(&env->engine_lock, flags);
-	hrtimer_start(&env->timer, ns_to_ktime(STRESS_JOB_NS),
+	if (job->started)
+		*job->started = ktime_get();
+	hrtimer_start(&env->timer, ns_to_ktime(env->job_ns ?: STRESS_JOB_NS),
 		      HRTIMER_MODE_REL);
 	return job->hw_fence;
 }
@@ -528,7 +534,10 @@ static const struct drm_sched_backend_ops sched_stress_ops = {
 	.free_job = sched_stress_free_job,
 };
 
-static int sched_stress_push(struct sched_stress *env, int i)
+/* A job for @entity, its finished fence in done[@i]. */
+static int sched_stress_push_to(struct sched_stress *env,
+				struct drm_sched_entity *entity, int i,
+				ktime_t *started)
 {
 	struct sched_stress_job *job;
 	int ret;
@@ -537,12 +546,13 @@ static int sched_stress_push(struct sched_stress *env, int i)
 	if (!job)
 		return -ENOMEM;
 	job->env = env;
+	job->started = started;
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
 	if (!job->hw_fence) {
 		kfree(job);
 		return -ENOMEM;
 	}
-	ret = drm_sched_job_init(&job->base, &env->entity, 1, NULL, 1);
+	ret = drm_sched_job_init(&job->base, entity, 1, NULL, 1);
 	if (ret) {
 		kfree(job->hw_fence);
 		kfree(job);
@@ -554,6 +564,11 @@ static int sched_stress_push(struct sched_stress *env, int i)
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&env->lock);
 	return 0;
+}
+
+static int sched_stress_push(struct sched_stress *env, int i)
+{
+	return sched_stress_push_to(env, &env->entity, i, NULL);
 }
 
 /* The mover: raise, lower, raise... until stopped. */
@@ -677,6 +692,124 @@ static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
 	mutex_destroy(&env->lock);
 }
 
+/*
+ * Starvation: the same engine, jobs of 1 ms, a busy NORMAL entity with
+ * jobs for four times DRM_SCHED_STARVE_MS and a LOW one with jobs queued
+ * beside it. The run queues are served in order of priority, but the LOW
+ * one must get a job at least every DRM_SCHED_STARVE_MS while NORMAL is
+ * busy (memory management and close() wait on its fences), and wait about
+ * that long before its first: measured in real time, with half the bound
+ * as slack for the scheduler's work and the clock tick.
+ */
+#define STARVE_BUSY_JOBS	(4 * DRM_SCHED_STARVE_MS)
+#define STARVE_LOWER_JOBS	20
+
+static void sched_gpuprio_test_starvation(struct kunit *test)
+{
+	struct drm_sched_init_args args = {
+		.ops = &sched_stress_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = "gpuprio-starve",
+	};
+	const int total = STARVE_BUSY_JOBS + STARVE_LOWER_JOBS;
+	const s64 slack = DRM_SCHED_STARVE_MS / 2;
+	s64 wait, longest = 0, first = -1;
+	struct drm_sched_entity *lower;
+	struct sched_stress *env;
+	ktime_t *started, start, prev, end;
+	int i, err = 0, ran = 0, pushed = 0;
+	unsigned long freed_by;
+	bool done = true, empty;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	env->done = kunit_kcalloc(test, total, sizeof(*env->done), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->done);
+	started = kunit_kcalloc(test, STARVE_LOWER_JOBS, sizeof(*started),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, started);
+	lower = kunit_kzalloc(test, sizeof(*lower), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lower);
+	env->job_ns = NSEC_PER_MSEC;
+	mutex_init(&env->lock);
+	spin_lock_init(&env->engine_lock);
+	spin_lock_init(&env->fence_lock);
+	env->fence_context = dma_fence_context_alloc(1);
+	hrtimer_init(&env->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	env->timer.function = sched_stress_timer;
+	args.dev = kunit_device_register(test, "drm-sched-gpuprio-starve");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(args.dev));
+	KUNIT_ASSERT_EQ(test, drm_sched_init(&env->sched, &args), 0);
+	env->sched_list[0] = &env->sched;
+	if (drm_sched_entity_init(&env->entity, DRM_SCHED_PRIORITY_NORMAL,
+				  env->sched_list, 1, NULL) ||
+	    drm_sched_entity_init(lower, DRM_SCHED_PRIORITY_LOW,
+				  env->sched_list, 1, NULL)) {
+		drm_sched_fini(&env->sched);
+		KUNIT_FAIL_AND_ABORT(test, "drm_sched_entity_init failed");
+	}
+
+	drm_sched_wqueue_stop(&env->sched);
+	for (i = 0; i < total && !err; i++, pushed++)
+		err = i < STARVE_BUSY_JOBS ?
+		      sched_stress_push(env, i) :
+		      sched_stress_push_to(env, lower, i,
+					   &started[i - STARVE_BUSY_JOBS]);
+	start = ktime_get();
+	drm_sched_wqueue_start(&env->sched);
+	KUNIT_EXPECT_EQ(test, err, 0);
+
+	for (i = 0; i < pushed; i++)
+		done &= dma_fence_wait_timeout(env->done[i], false,
+					       60 * HZ) > 0;
+	KUNIT_EXPECT_TRUE(test, done);
+
+	drm_sched_entity_destroy(lower);
+	drm_sched_entity_destroy(&env->entity);
+	freed_by = jiffies + 10 * HZ;
+	for (;;) {
+		spin_lock(&env->sched.job_list_lock);
+		empty = list_empty(&env->sched.pending_list);
+		spin_unlock(&env->sched.job_list_lock);
+		if (empty || time_after(jiffies, freed_by))
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_TRUE(test, empty);
+	drm_sched_fini(&env->sched);
+	hrtimer_cancel(&env->timer);
+	end = done && pushed == total ?
+	      env->done[STARVE_BUSY_JOBS - 1]->timestamp : 0;
+	for (i = 0; i < pushed; i++)
+		dma_fence_put(env->done[i]);
+	mutex_destroy(&env->lock);
+	KUNIT_ASSERT_TRUE(test, done && pushed == total);
+
+	/* The LOW entity's waits while NORMAL had jobs left. */
+	prev = start;
+	for (i = 0; i < STARVE_LOWER_JOBS; i++) {
+		if (ktime_after(started[i], end))
+			break;
+		wait = ktime_ms_delta(started[i], prev);
+		if (first < 0)
+			first = wait;
+		longest = max(longest, wait);
+		prev = ktime_add_ns(started[i], env->job_ns);
+		ran++;
+	}
+	longest = max(longest, ktime_ms_delta(end, prev));
+	kunit_info(test, "NORMAL ran %lld ms, LOW %d jobs meanwhile, the first after %lld ms, waiting at most %lld ms\n",
+		   ktime_ms_delta(end, start), ran, first, longest);
+
+	KUNIT_EXPECT_LE(test, longest, DRM_SCHED_STARVE_MS + slack);
+	KUNIT_EXPECT_GE(test, first, DRM_SCHED_STARVE_MS - slack);
+	KUNIT_EXPECT_GE(test, ran,
+			div_s64(ktime_ms_delta(end, start),
+				DRM_SCHED_STARVE_MS + slack));
+}
+
 /* Fewer run queues than priorities: the lowest one that exists. */
 static void sched_gpuprio_test_clamp(struct kunit *test)
 {
@@ -721,6 +854,7 @@ static struct kunit_case sched_gpuprio_tests[] = {
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_fifo),
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_wakeup),
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_stress),
+	KUNIT_CASE_SLOW(sched_gpuprio_test_starvation),
 	KUNIT_CASE(sched_gpuprio_test_clamp),
 	KUNIT_CASE(sched_gpuprio_test_clamp_two),
 	{}
