@@ -162,20 +162,44 @@ SHARES = [
     ('share-raised', 'a client started by root with gpunice -n -5 and one '
      'at defaults', ('high/-5', 'normal')),
     ('share-close', 'as share-n10; after the window the lowered client '
-     'closes its DRM file, the other stops 1 s later', ('normal', 'low/10')),
+     'closes its DRM file, the other stops 3 s later', ('normal', 'low/10')),
+    ('share-n1', 'a client at defaults and one started with gpunice -n 1',
+     ('normal', 'low/1')),
+    ('share-n19', 'a client at defaults and one started with gpunice -n 19',
+     ('normal', 'low/19')),
+    ('share-cpunice10', 'a client at defaults and one at CPU nice 10, its '
+     'GPU priority unset (it follows)', ('normal', 'low/10')),
+    # Submit/wait: the lowered client waits for each job before the next.
+    ('share-n10-sync', 'a client at defaults and one started with gpunice '
+     '-n 10 that waits for each job before the next', ('normal', 'low/10')),
+    ('share-idle-sync', 'a client at defaults and one started with gpunice '
+     '-c idle that waits for each job before the next',
+     ('normal', 'low/idle')),
 ]
-# The graded steps, run under FAIR only (tests/guest/effect.sh): under
-# strict priorities every positive nice is LOW, as share-n10.
+# A graded step run under FAIR only (tests/guest/effect.sh): under strict
+# priorities every positive nice is LOW, as share-n1, n10 and n19 show.
 FAIR_SHARES = [
-    ('share-n%d' % n, 'a client at defaults and one started with gpunice '
-     '-n %d' % n, ('normal', 'low/%d' % n)) for n in (1, 5, 19)]
+    ('share-n5', 'a client at defaults and one started with gpunice -n 5',
+     ('normal', 'low/5'))]
 SHARE_SETS = (('fifo', ''), ('rr', 'rr-'))
 # The engine must be this busy over a share window (as a hog must be next
 # to the foreground: the guest stalls now and then on a loaded host); an
-# equal share within this of 1/k; a lower run queue's share under this.
+# equal share within this of 1/k. Under FIFO and round robin a lower run
+# queue gets a job at least every DRM_SCHED_STARVE_MS (200 ms): its share
+# at least SHARE_LOW_MIN and under SHARE_LOW_MAX (the order still holds),
+# its longest wait for a job and for a fence under STARVE_MS (IDLE_STARVE_MS
+# for the idle class), and close() of its file with jobs queued within
+# STARVE_MS per job queued. Under FAIR the idle class's share is above 0
+# and under SHARE_IDLE_MAX.
 SHARE_BUSY_MIN = 0.8
 SHARE_EQUAL_TOL = 0.15
-SHARE_LOW_MAX = 0.02
+SHARE_LOW_MIN = 0.01
+SHARE_LOW_MAX = 0.05
+SHARE_IDLE_MAX = 0.02
+STARVE_MS = 250
+IDLE_STARVE_MS = 1000
+# The lowered client's queue: jobs pending when it closes its file.
+SHARE_DEPTH = 4
 # The share clients' jobs and simgpu's credit limit (tests/guest/effect.sh).
 SHARE_JOB_MS = 4
 SHARE_CREDITS = 2
@@ -643,6 +667,9 @@ def depth_rows(ds):
 FAIR_SHIFT = {'kernel': 1, 'high': 2, 'normal': 4, 'low': 7}
 FAIR_NICE_STEP = 1.25
 FAIR_NICE_IDLE = 26
+# The lowest nice that still raises a HIGH entity (DRM_SCHED_NICE_HIGH_MIN
+# of sched_rq.c): no nice lifts it to KERNEL's weight.
+FAIR_NICE_HIGH_MIN = -3
 
 
 def client_band(c):
@@ -666,6 +693,7 @@ def fair_weight(c):
     n = FAIR_NICE_IDLE if nice == 'idle' else int(nice)
     if n < 0 and prio == 'normal':
         n = 0
+    n = max(n, FAIR_NICE_HIGH_MIN)
     return 2.0 ** -FAIR_SHIFT[prio] * FAIR_NICE_STEP ** -n
 
 
@@ -857,7 +885,7 @@ class Share:
         if self.starve and med(self.starve) > self.starve_limit():
             return 'MISSED'
         if self.idle():
-            return 'met' if 0 < m[-1] < SHARE_LOW_MAX else 'MISSED'
+            return 'met' if 0 < m[-1] < SHARE_IDLE_MAX else 'MISSED'
         if len(m) == 2:
             r = self.ratio()
             ok = r is not None and abs(r - 1) <= SHARE_EQUAL_TOL
@@ -866,6 +894,11 @@ class Share:
             if abs(got / want - 1) > SHARE_EQUAL_TOL:
                 return 'MISSED'
         return 'met'
+
+    def wait_limit(self):
+        """Under FIFO and round robin: how long the lower client may wait
+        for a job, and for one of its fences."""
+        return IDLE_STARVE_MS if self.idle() else STARVE_MS
 
     def verdict(self):
         m = self.med_shares()
@@ -876,8 +909,15 @@ class Share:
         for got, want in zip(m, self.predicted):
             if want and abs(got / want - 1) > SHARE_EQUAL_TOL:
                 return 'MISSED'
-            if not want and got >= SHARE_LOW_MAX:
+            if not want and not SHARE_LOW_MIN <= got < SHARE_LOW_MAX:
                 return 'MISSED'
+        lim = self.wait_limit()
+        if self.starve and med(self.starve) > lim:
+            return 'MISSED'
+        if self.wait and med(self.wait) > lim:
+            return 'MISSED'
+        if self.close and med(self.close) > SHARE_DEPTH * lim:
+            return 'MISSED'
         return 'met'
 
     def target(self):
@@ -886,7 +926,7 @@ class Share:
             tol = round(SHARE_EQUAL_TOL * 100)
             if self.idle():
                 parts.append('idle share above 0 and under %g %%' % (
-                    SHARE_LOW_MAX * 100))
+                    SHARE_IDLE_MAX * 100))
             elif len(self.rqs) == 2:
                 parts.append('share ratio within %d %% of the weight '
                              'ratio' % tol)
@@ -902,7 +942,12 @@ class Share:
         if sum(1 for p in self.predicted if p) > 1:
             parts.append('equal within %d %%' % round(SHARE_EQUAL_TOL * 100))
         if any(not p for p in self.predicted):
-            parts.append('lower < %g %%' % (SHARE_LOW_MAX * 100))
+            lim = self.wait_limit()
+            parts.append('lower %g to %g %%, its longest gap and fence '
+                         'wait <= %d ms' % (SHARE_LOW_MIN * 100,
+                                            SHARE_LOW_MAX * 100, lim))
+            if self.close:
+                parts.append('close() <= %d ms' % (SHARE_DEPTH * lim))
         return ', '.join(parts)
 
 
@@ -951,15 +996,18 @@ def share_rows(shares):
 
 # The figure of each share scenario on the share: line: its second client.
 SHARE_KEYS = (('equal', 'share-equal'), ('equal3', 'share-equal3'),
-              ('n10', 'share-n10'), ('idle', 'share-idle'),
-              ('raised', 'share-raised'))
+              ('n1', 'share-n1'), ('n10', 'share-n10'),
+              ('n19', 'share-n19'), ('cpunice10', 'share-cpunice10'),
+              ('idle', 'share-idle'), ('n10sync', 'share-n10-sync'),
+              ('idlesync', 'share-idle-sync'), ('raised', 'share-raised'))
 
 
 # FAIR's figures on the share: line: each graded row's measured ratio over
 # the weight ratio; for idle its share over its weight's.
 FAIR_KEYS = (('n1', 'share-n1'), ('n5', 'share-n5'), ('n10', 'share-n10'),
-             ('n19', 'share-n19'), ('idle', 'share-idle'),
-             ('raised', 'share-raised'))
+             ('n19', 'share-n19'), ('cpunice10', 'share-cpunice10'),
+             ('idle', 'share-idle'), ('n10sync', 'share-n10-sync'),
+             ('idlesync', 'share-idle-sync'), ('raised', 'share-raised'))
 
 
 def fair_share_line(by):
@@ -999,9 +1047,21 @@ def share_line(shares):
             s = by.get(prefix + name)
             m = s.med_shares() if s else None
             parts.append('%s=%s' % (key, '%.2f' % m[-1] if m else 'n/a'))
-        st = by.get(prefix + 'share-n10')
-        parts.append('starve_ms=%s' % ('%.0f' % med(st.starve)
-                                       if st and st.starve else 'n/a'))
+        # The longest wait of a lowered client for a job, and for one of
+        # its fences, over the rows of a positive nice, then the idle
+        # class's.
+        for key, idle in (('starve_ms', False), ('idle_starve_ms', True)):
+            rows = [s for n, s in by.items()
+                    if n.startswith(prefix + 'share-') and s.idle() == idle
+                    and any(not p for p in s.predicted)
+                    and 'raised' not in n]
+            gaps = [med(s.starve) for s in rows if s.starve]
+            waits = [med(s.wait) for s in rows if s.wait]
+            parts.append('%s=%s' % (key, '%.0f' % max(gaps) if gaps
+                                    else 'n/a'))
+            parts.append('%s=%s' % (key.replace('starve', 'wait'),
+                                    '%.0f' % max(waits) if waits
+                                    else 'n/a'))
         if not prefix:
             cl = by.get('share-close')
             parts.append('close_ms=%s' % ('%.0f' % med(cl.close)

@@ -236,8 +236,10 @@ busy_all() { # busy_all <pid>...
 # ones 0.3 s later, so that a starved client's queued job runs and its
 # longest gap ends. With --close-on-mark as a prefix word the client is
 # sent SIGUSR1 after the window and closes its file; the others stop
-# $close_hold s later.
-close_hold=1
+# $close_hold s later. With --sync as the last prefix word the client
+# waits for each job before it submits the next (depth 1): the
+# submit/wait loop of a transcoder or a compute client.
+close_hold=3
 nth() { # nth <n> <word>...: the n-th word (from 1)
 	shift "$1"
 	echo "$1"
@@ -252,15 +254,19 @@ share() {
 		spec=$(eval "echo \"\${$i}\"")
 		pre=${spec#*:}
 		opt=
+		d=$depth
 		case $pre in
 		*--close-on-mark*)
 			opt=--close-on-mark
 			pre=${pre%--close-on-mark*} ;;
+		*--sync)
+			d=1
+			pre=${pre%--sync} ;;
 		esac
 		[ "$pre" = - ] && pre=
 		c=$((i - 1))
 		# shellcheck disable=SC2086 # the prefix: words on purpose
-		$pre gpuload --hog --job-ms $hog_ms --depth $depth $opt \
+		$pre gpuload --hog --job-ms $hog_ms --depth $d $opt \
 			>$tmp/c$c 2>&1 &
 		pids="$! $pids"
 		j=0
@@ -311,10 +317,21 @@ share() {
 	done
 }
 
+# A prefix that sets the CPU nice of the command it runs: its GPU priority
+# unset, the command follows it.
+# shellcheck disable=SC2016 # expanded by the script written, not here
+printf '#!/bin/sh\nrenice -n "$1" $$ >/dev/null || exit 1\nshift\nexec "$@"\n' \
+	>$tmp/cpunice
+chmod +x $tmp/cpunice
+
 share_scenario() { # share_scenario <name> <run>
 	case ${1#rr-} in
 	share-equal) share "$1" "$2" normal:- normal:- ;;
 	share-equal3) share "$1" "$2" normal:- normal:- normal:- ;;
+	share-cpunice10) share "$1" "$2" normal:- "low/10:$tmp/cpunice 10" ;;
+	share-n10-sync) share "$1" "$2" normal:- "low/10:gpunice -n 10 --sync" ;;
+	share-idle-sync) share "$1" "$2" normal:- \
+		"low/idle:gpunice -c idle --sync" ;;
 	share-n1 | share-n5 | share-n10 | share-n19)
 		share "$1" "$2" normal:- "low/${1#*-n}:gpunice -n ${1#*-n}" ;;
 	share-idle) share "$1" "$2" normal:- "low/idle:gpunice -c idle" ;;
@@ -374,9 +391,10 @@ if ! load_simgpu 2; then
 fi
 info credits_default "$(cat /sys/module/simgpu/parameters/credits 2>/dev/null)"
 
-shares="share-equal share-equal3 share-n10 share-idle share-raised"
-# FAIR grades the weight per GPU nice step (the 7.3 series): its own rows.
-[ "$set" = fair ] && shares="$shares share-n1 share-n5 share-n19"
+shares="share-equal share-equal3 share-n1 share-n10 share-n19 share-cpunice10
+	share-idle share-n10-sync share-idle-sync share-raised"
+# FAIR grades the weight per GPU nice step (the 7.3 series): its own row.
+[ "$set" = fair ] && shares="$shares share-n5"
 if [ "$set" = rr ]; then
 	scens="rr-alone rr-contended rr-gpunice10"
 	# shellcheck disable=SC2086
