@@ -15,10 +15,11 @@ EFFECT_RUNS ?= 3
 EFFECT_SECONDS ?= 5
 EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
-# The 7.3 line's rows (its FIFO boot, then FAIR: run-effect.sh ... fair)
-# join the tables; its light-foreground targets and void runs are only
-# reported, its FAIR shares gate (tests/effect/report.py, Line): a FAIR
-# boot that did not finish leaves them void, which fails the report.
+# The 7.3 line's rows (its FIFO boot, then round robin and FAIR:
+# run-effect.sh ... rr fair) join the tables; its FIFO and round-robin
+# targets gate as 6.12's do, under FAIR its shares (tests/effect/report.py,
+# Line): a boot that did not finish leaves them void, which fails the
+# report.
 # Both lines, whichever LINE says: the tables put their rows side by side.
 E612 := $(call lout,6.12)
 E73 := $(call lout,7.3)
@@ -32,7 +33,7 @@ effect: deps
 		$(EFFECT_RUNS) $(EFFECT_SECONDS)
 	@tests/effect/run-effect.sh $(E73)/linux/arch/x86/boot/bzImage \
 		$(E73)/initramfs.cpio.gz $(E73)/effect \
-		$(EFFECT_RUNS) $(EFFECT_SECONDS) fair || \
+		$(EFFECT_RUNS) $(EFFECT_SECONDS) rr fair || \
 		echo "effect: the 7.3 line's boots failed (see the report)"
 	@tests/effect/report.py $(E612)/effect --line 7.3=$(E73)/effect \
 		--doc docs/EFFECT.md \

@@ -1391,10 +1391,12 @@ class Verdict:
 
 class Line:
     """Another kernel line's boots (--line LABEL=DIR): its default one
-    (FIFO) and its FAIR one, each judged on its own, their rows labelled
-    "LABEL fifo" and "LABEL fair". Its verdicts are only reported, but for
-    the shares under FAIR (the graded GPU nice of issue 26): a void share
-    run or a missed share target there fails as this line's own do."""
+    (FIFO) with its round-robin one (DIR/rr, the rr-* rows) when there is
+    one, and its FAIR one, each judged on its own, their rows labelled
+    "LABEL fifo" and "LABEL fair". The FIFO and round-robin verdicts gate
+    the run as this line's own do; under FAIR the shares gate (the graded
+    GPU nice of issue 26) and the light-foreground rows are reported, a
+    lowered hog getting its weight's share there."""
 
     def __init__(self, spec):
         self.label, _, self.dir = spec.partition('=')
@@ -1402,22 +1404,27 @@ class Line:
         for sub, pol in (('', '1'), ('fair', POLICY_FAIR)):
             name = '%s %s' % (self.label, POLICY_NAMES[pol])
             path = os.path.join(self.dir, sub, 'console.log')
+            rr = os.path.join(self.dir, 'rr', 'console.log')
+            has_rr = pol != POLICY_FAIR and os.path.exists(rr)
             runs, info, errors = {}, {}, []
             if os.path.exists(path):
                 load_log(path, runs, info, errors, '')
             else:
                 errors.append('no %s' % path)
-            gate = pol == POLICY_FAIR
+            if has_rr:
+                load_log(rr, runs, info, errors, 'rr_')
+            fair = pol == POLICY_FAIR
             with judged(pol):
-                v = Verdict(runs, errors, rr=False)
+                v = Verdict(runs, errors, rr=has_rr)
                 self.sets.append(dict(
                     name=name, info=info, problems=v.problems,
-                    missed=v.missed, gate=gate, shares=v.shares,
-                    gated_problems=(errors + v.share_problems) if gate
-                    else [],
+                    missed=v.missed, gate='shares' if fair else 'all',
+                    fair=fair, shares=v.shares,
+                    gated_problems=(errors + v.share_problems) if fair
+                    else v.problems,
                     gated_missed=[s.name for s in v.shares
-                                  if s.verdict() == 'MISSED'] if gate
-                    else [],
+                                  if s.verdict() == 'MISSED'] if fair
+                    else v.missed,
                     tables=(scenario_rows(v.scens), depth_rows(v.depths),
                             sweep_rows(v.cells), share_rows(v.shares)),
                     lines=(share_line(v.shares), effect_line(v.scens))))
@@ -1425,15 +1432,15 @@ class Line:
     def machine(self):
         return ['%s: guest kernel %s; clocksource %s; hrtimer resolution '
                 '%s ns; drm_sched policy read in the guest: %s; shares: %s; '
-                'the light-foreground targets are 6.12 FIFO\'s, only '
-                'reported here%s' % (
+                '%s' % (
                     s['name'], s['info'].get('kernel', '?'),
                     s['info'].get('clocksource', '?'),
                     s['info'].get('hrtimer_resolution_ns', '?'),
                     s['info'].get('sched_policy', 'not booted'),
                     s['info'].get('share', '?'),
-                    '; the share targets are FAIR\'s and gate the run'
-                    if s['gate'] else ', the share targets too')
+                    'the share targets are FAIR\'s and gate the run, the '
+                    'light-foreground ones are reported'
+                    if s['fair'] else 'every target gates the run')
                 for s in self.sets]
 
 
@@ -1476,8 +1483,9 @@ def main():
         for ln in lines:
             for st in ln.sets:
                 for i, t in enumerate(st['tables']):
-                    tables[i] += labelled(st['name'], t, gated=st['gate']
-                                          and t is st['tables'][-1])
+                    tables[i] += labelled(st['name'], t,
+                                          gated=st['gate'] == 'all' or
+                                          t is st['tables'][-1])
     table, dtable, stable, shtable = tables
     HEAD_, DEPTH_HEAD_, SWEEP_HEAD_, SHARE_HEAD_ = heads
     mach = machine(info, host, scens)
@@ -1496,7 +1504,7 @@ def main():
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
     fair = [fair_points(st['shares']) for ln in lines for st in ln.sets
-            if st['gate']]
+            if st['fair']]
     png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
                cells, runs, fair[0] if fair else None)
 

@@ -4,12 +4,15 @@
 # console log; tests/effect/report.py turns it into the table and the plot.
 #
 # usage: run-effect.sh <bzImage> <initramfs> <result dir> [runs] [seconds]
-#        [rr|fair]
-# The second boot: rr (default) runs the rr-* rows under round robin, fair
-# (the 7.3 line) every scenario again under drm_sched's FAIR policy, its
-# console log in <result dir>/fair.
+#        [rr|fair]...
+# The boots after the default one (FIFO): rr (the default) runs the rr-*
+# rows under round robin, fair (the 7.3 line) every scenario again under
+# drm_sched's FAIR policy, each with its console log in <result dir>/rr or
+# <result dir>/fair.
 set -u
-kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5} second=${6:-rr}
+kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5}
+shift $(($# < 5 ? $# : 5))
+[ $# -gt 0 ] || set -- rr
 here=$(dirname "$0")
 
 # shellcheck source=tests/lib/host.sh
@@ -24,17 +27,18 @@ here=$(dirname "$0")
 # Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells
 # of $secs s, 6 cells of the depth sweep of 3 s and 6 share runs of about 5 s.
 limit=$((runs * (19 * secs + 110) + 300))
-# The round-robin boot: 3 rows of $secs s and 5 share runs; the FAIR boot
-# all of them, and 3 more share runs, each share run of 6 s instead of 3.
-case $second in
-rr) policy2=0 limit2=$((runs * (3 * secs + 60) + 300)) ;;
-fair) policy2=2 limit2=$((limit + runs * 60)) ;;
-*)
-	echo "run-effect: second boot '$second': rr or fair" >&2
-	exit 2 ;;
-esac
-echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s," \
-	"then ${limit2}s with sched_policy=$policy2)"
+# The round-robin boot: 3 rows of $secs s and 10 share runs; the FAIR boot
+# all of them, and one more share run, each share run of 6 s instead of 3.
+for b in "$@"; do
+	case $b in
+	rr | fair) ;;
+	*)
+		echo "run-effect: boot '$b': rr or fair" >&2
+		exit 2 ;;
+	esac
+done
+echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s)," \
+	"then the boots: $*"
 # The guest needs a TSC clock for high-resolution timers (clock-args.sh).
 # A boot without one all the same (tests/guest/effect.sh stops at once) is
 # repeated, up to 3 times.
@@ -60,6 +64,12 @@ boot() { # boot <result dir> <time limit> <kernel arguments>
 # Each guest records the policy it really ran under (effect.sh reads it
 # back).
 boot "$results" "$limit" "" || exit 1
-mkdir -p "$results/$second"
-boot "$results/$second" "$limit2" \
-	"gpu_sched.sched_policy=$policy2 gpunice.effect_set=$second" || exit 1
+for b in "$@"; do
+	case $b in
+	rr) policy=0 limit2=$((runs * (3 * secs + 100) + 300)) ;;
+	fair) policy=2 limit2=$((limit + runs * 100)) ;;
+	esac
+	mkdir -p "$results/$b"
+	boot "$results/$b" "$limit2" \
+		"gpu_sched.sched_policy=$policy gpunice.effect_set=$b" || exit 1
+done
