@@ -78,7 +78,7 @@ enum drm_sched_priority drm_sched_task_priority(const struct task_struct *p)
 {
 	return drm_sched_gpuprio_to_priority(task_gpuprio(p));
 }
-EXPORT_SYMBOL(drm_sched_task_priority);
+EXPORT_SYMBOL_GPL(drm_sched_task_priority);
 
 /**
  * drm_sched_gpuprio_to_nice - drm_sched GPU nice of a GPU priority
@@ -256,4 +256,4 @@ bool drm_sched_entity_refresh_task(struct drm_sched_entity *entity,
 {
 	return drm_sched_entity_refresh_gpuprio(entity, task_gpuprio(p));
 }
-EXPORT_SYMBOL(drm_sched_entity_refresh_task);
+EXPORT_SYMBOL_GPL(drm_sched_entity_refresh_task);
