@@ -1632,7 +1632,23 @@ static void *storm_spawner(void *arg)
 	return NULL;
 }
 
-/* Threads of @pid whose value is not @want; -1 if the scan failed. */
+/* The state letter of thread @tid of @pid in its stat file, '?' if gone. */
+static char thread_state(pid_t pid, pid_t tid)
+{
+	char path[64], buf[256], *end;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return '?';
+	end = strrchr(buf, ')');
+	return end && end[1] == ' ' ? end[2] : '?';
+}
+
+/*
+ * Threads of @pid whose value is not @want; -1 if the scan failed. Each one
+ * is reported with its state: an exited thread not yet released ('X', or
+ * 'Z' for a main thread whose process still runs) still answers by its id.
+ */
 static int storm_count_stale(pid_t pid, int want)
 {
 	struct dirent *d;
@@ -1652,8 +1668,11 @@ static int storm_count_stale(pid_t pid, int want)
 			continue;
 		v = get_pid(tid);
 		/* A thread that has exited meanwhile is no longer live. */
-		if (v != want && !(v == -1 && errno == ESRCH))
+		if (v != want && !(v == -1 && errno == ESRCH)) {
 			stale++;
+			ksft_print_msg("thread %d: value %d, state %c\n",
+				       tid, v, thread_state(pid, tid));
+		}
 	}
 	closedir(dir);
 	return stale;
@@ -1693,6 +1712,46 @@ TEST_F(gpuprio, pidfd_set_during_a_clone_storm)
 	}
 	EXPECT_EQ(0, stale) TH_LOG("round %d: %d thread(s) kept the old value",
 				   round, stale);
+	close(pidfd);
+	reap(pid);
+}
+
+/*
+ * A process whose main thread has exited while another thread runs: the
+ * main thread is a zombie until the last thread exits, and gpuprio_get()
+ * and /proc/<pid>/gpu_nice still answer for it by the process id. A pidfd
+ * set that succeeds must not leave it behind with the old value.
+ */
+static void *leader_gone_waits(void *arg)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+TEST_F(gpuprio, pidfd_set_reaches_an_exited_main_thread)
+{
+	int i, pidfd;
+	pthread_t t;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (pthread_create(&t, NULL, leader_gone_waits, NULL))
+			_exit(1);
+		syscall(SYS_exit, 0);	/* the main thread alone */
+	}
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_LE(0, pidfd);
+	for (i = 0; i < 5000 && thread_state(pid, pid) != 'Z'; i++)
+		usleep(1000);
+	ASSERT_EQ('Z', thread_state(pid, pid));
+
+	ASSERT_EQ(0, sys_gpuprio_set(GPUPRIO_WHO_PIDFD, pidfd, BE(12)));
+	EXPECT_EQ(BE(12), sys_gpuprio_get(GPUPRIO_WHO_PIDFD, pidfd));
+	EXPECT_EQ(BE(12), get_pid(pid)) TH_LOG("the exited main thread");
+	EXPECT_EQ(0, storm_count_stale(pid, BE(12)));
 	close(pidfd);
 	reap(pid);
 }
