@@ -31,8 +31,12 @@ series_base() {
 	[ -f "$2/.base-ready" ] && return 0
 	echo "# making a git tree of the pristine source (once)" >&2
 	rm -rf "$2"
-	mkdir -p "$(dirname "$2")"
-	cp -a "$1" "$2"
+	mkdir -p "$2"
+	# The contents, not the folder: a pristine tree that is a symbolic link
+	# to another working tree's must stay as it is, not become a repository
+	# and lose its .unpacked (which would make that tree's next sync unpack
+	# it again).
+	cp -a "$1/." "$2"
 	rm -f "$2/.unpacked"
 	# gc.auto 0: a repack of a kernel tree's loose objects takes minutes.
 	(cd "$2" && git init -q -b master && git config gc.auto 0 &&
