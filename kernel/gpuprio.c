@@ -229,15 +229,22 @@ static int gpuprio_set_one(struct task_struct *p, u16 prio, int error)
  * a pidfd, -EINVAL (as pidfd_send_signal()) for one whose pid the caller's
  * pid namespace cannot see; a process that has exited has no live thread,
  * so it ends in -ESRCH. The walk holds tasklist_lock so that a thread
- * created meanwhile sees the result, see gpuprio_fork().
+ * created meanwhile sees the result, see gpuprio_fork(), and so that no
+ * thread exits during it: exit_notify() sets exit_state under it.
+ *
+ * With @set, once a live thread was found, the threads that have exited but
+ * are not released yet get @prio as well, for nothing in the result: they
+ * are still on the thread list, gpuprio_get() and /proc still answer for
+ * them by their id (a main thread does until the last thread exits), and
+ * none of them may show a value the set replaced.
  */
-static int gpuprio_pidfd_walk(int fd, u16 prio,
+static int gpuprio_pidfd_walk(int fd, u16 prio, bool set,
 			      int (*fn)(struct task_struct *, u16, int, bool))
 {
 	struct task_struct *p, *t;
 	unsigned int f_flags;
 	struct pid *pid;
-	bool thread;
+	bool thread, live = false;
 	int ret = -ESRCH;
 
 	pid = pidfd_get_pid(fd, &f_flags);
@@ -256,8 +263,16 @@ static int gpuprio_pidfd_walk(int fd, u16 prio,
 			ret = fn(p, prio, ret, true);
 	} else if (p) {
 		for_each_thread(p, t) {
-			if (!t->exit_state)
+			if (!t->exit_state) {
 				ret = fn(t, prio, ret, false);
+				live = true;
+			}
+		}
+		if (set && live) {
+			for_each_thread(p, t) {
+				if (t->exit_state)
+					gpuprio_set_task(t, prio);
+			}
 		}
 	}
 	read_unlock(&tasklist_lock);
@@ -288,9 +303,10 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 	error = gpuprio_check_value(prio);
 	if (error)
 		return error;
-	/* Every live thread of the process, as the PGRP rule does */
+	/* Every thread of the process, as the PGRP rule does */
 	if (which == GPUPRIO_WHO_PIDFD)
-		return gpuprio_pidfd_walk(who, prio, gpuprio_pidfd_set_one);
+		return gpuprio_pidfd_walk(who, prio, true,
+					  gpuprio_pidfd_set_one);
 
 	error = -ESRCH;
 	rcu_read_lock();
@@ -410,7 +426,7 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 	if (flags)
 		return -EINVAL;
 	if (which == GPUPRIO_WHO_PIDFD)
-		return gpuprio_pidfd_walk(who, 0, gpuprio_get_one);
+		return gpuprio_pidfd_walk(who, 0, false, gpuprio_get_one);
 
 	rcu_read_lock();
 	switch (which) {
