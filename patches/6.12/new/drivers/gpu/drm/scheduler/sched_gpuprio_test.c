@@ -105,15 +105,16 @@ static struct sched_test *sched_test_init(struct kunit *test, u32 num_rqs)
  * Wait until free_job has run for every finished job: drm_sched_fini()
  * does not free jobs still on the pending list.
  */
-static void sched_test_wait_freed(struct kunit *test, struct sched_test *env)
+static void sched_test_wait_freed(struct kunit *test,
+				  struct drm_gpu_scheduler *sched)
 {
 	unsigned long timeout = jiffies + 10 * HZ;
 	bool empty;
 
 	for (;;) {
-		spin_lock(&env->sched.job_list_lock);
-		empty = list_empty(&env->sched.pending_list);
-		spin_unlock(&env->sched.job_list_lock);
+		spin_lock(&sched->job_list_lock);
+		empty = list_empty(&sched->pending_list);
+		spin_unlock(&sched->job_list_lock);
 		if (empty || time_after(jiffies, timeout))
 			break;
 		usleep_range(1000, 2000);
@@ -133,7 +134,7 @@ static void sched_test_exit(struct kunit *test)
 	drm_sched_wqueue_start(&env->sched);
 	for (i = 0; i < env->num_entities; i++)
 		drm_sched_entity_destroy(&env->entities[i]);
-	sched_test_wait_freed(test, env);
+	sched_test_wait_freed(test, &env->sched);
 	drm_sched_fini(&env->sched);
 }
 
@@ -188,7 +189,7 @@ static void sched_test_run(struct kunit *test, const int *order, int count)
 	KUNIT_ASSERT_EQ(test, atomic_read(&env->num_ran), count);
 	for (i = 0; i < count; i++)
 		KUNIT_EXPECT_EQ_MSG(test, env->ran[i], order[i], "job %d", i);
-	sched_test_wait_freed(test, env);
+	sched_test_wait_freed(test, &env->sched);
 	drm_sched_wqueue_stop(&env->sched);
 }
 
@@ -417,7 +418,7 @@ static void sched_gpuprio_test_refresh_busy_wakeup(struct kunit *test)
 							 10 * HZ), 0,
 			    "the moved entity's job did not run");
 	KUNIT_EXPECT_EQ(test, atomic_read(&env->num_ran), 1);
-	sched_test_wait_freed(test, env);
+	sched_test_wait_freed(test, &env->sched);
 }
 
 /*
@@ -592,25 +593,22 @@ static int sched_stress_mover(void *data)
 	return 0;
 }
 
-static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
+/* The stress engine's scheduler, running, with room for @jobs fences. */
+static struct sched_stress *sched_stress_new(struct kunit *test, int jobs,
+					     const char *name)
 {
 	struct drm_sched_init_args args = {
 		.ops = &sched_stress_ops,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 		.credit_limit = 1,
 		.timeout = MAX_SCHEDULE_TIMEOUT,
-		.name = "gpuprio-stress",
+		.name = name,
 	};
-	int pushed = 0, signalled = 0, late = -1, err = 0, i;
-	struct task_struct *mover;
 	struct sched_stress *env;
-	unsigned long freed_by;
-	bool empty;
 
 	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, env);
-	env->done = kunit_kcalloc(test, STRESS_JOBS, sizeof(*env->done),
-				  GFP_KERNEL);
+	env->done = kunit_kcalloc(test, jobs, sizeof(*env->done), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, env->done);
 	mutex_init(&env->lock);
 	spin_lock_init(&env->engine_lock);
@@ -618,10 +616,37 @@ static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
 	env->fence_context = dma_fence_context_alloc(1);
 	hrtimer_init(&env->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	env->timer.function = sched_stress_timer;
-	args.dev = kunit_device_register(test, "drm-sched-gpuprio-stress");
+	args.dev = kunit_device_register(test, name);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(args.dev));
 	KUNIT_ASSERT_EQ(test, drm_sched_init(&env->sched, &args), 0);
 	env->sched_list[0] = &env->sched;
+	return env;
+}
+
+/*
+ * Once its entities are destroyed: the scheduler after every job was freed,
+ * the engine, and the fences of the @pushed jobs.
+ */
+static void sched_stress_free(struct kunit *test, struct sched_stress *env,
+			      int pushed)
+{
+	int i;
+
+	sched_test_wait_freed(test, &env->sched);
+	drm_sched_fini(&env->sched);
+	hrtimer_cancel(&env->timer);
+	for (i = 0; i < pushed; i++)
+		dma_fence_put(env->done[i]);
+	mutex_destroy(&env->lock);
+}
+
+static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
+{
+	int pushed = 0, signalled = 0, late = -1, err = 0, i;
+	struct task_struct *mover;
+	struct sched_stress *env;
+
+	env = sched_stress_new(test, STRESS_JOBS, "drm-sched-gpuprio-stress");
 	if (drm_sched_entity_init(&env->entity, DRM_SCHED_PRIORITY_LOW,
 				  env->sched_list, 1, NULL)) {
 		drm_sched_fini(&env->sched);
@@ -675,21 +700,7 @@ static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
 			    late);
 
 	drm_sched_entity_destroy(&env->entity);
-	freed_by = jiffies + 10 * HZ;
-	for (;;) {
-		spin_lock(&env->sched.job_list_lock);
-		empty = list_empty(&env->sched.pending_list);
-		spin_unlock(&env->sched.job_list_lock);
-		if (empty || time_after(jiffies, freed_by))
-			break;
-		usleep_range(1000, 2000);
-	}
-	KUNIT_EXPECT_TRUE(test, empty);
-	drm_sched_fini(&env->sched);
-	hrtimer_cancel(&env->timer);
-	for (i = 0; i < pushed; i++)
-		dma_fence_put(env->done[i]);
-	mutex_destroy(&env->lock);
+	sched_stress_free(test, env, pushed);
 }
 
 /*
@@ -706,13 +717,6 @@ static void sched_gpuprio_test_refresh_busy_stress(struct kunit *test)
 
 static void sched_gpuprio_test_starvation(struct kunit *test)
 {
-	struct drm_sched_init_args args = {
-		.ops = &sched_stress_ops,
-		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		.credit_limit = 1,
-		.timeout = MAX_SCHEDULE_TIMEOUT,
-		.name = "gpuprio-starve",
-	};
 	const int total = STARVE_BUSY_JOBS + STARVE_LOWER_JOBS;
 	const s64 slack = DRM_SCHED_STARVE_MS / 2;
 	s64 wait, longest = 0, first = -1;
@@ -720,29 +724,15 @@ static void sched_gpuprio_test_starvation(struct kunit *test)
 	struct sched_stress *env;
 	ktime_t *started, start, prev, end;
 	int i, err = 0, ran = 0, pushed = 0;
-	unsigned long freed_by;
-	bool done = true, empty;
+	bool done = true;
 
-	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, env);
-	env->done = kunit_kcalloc(test, total, sizeof(*env->done), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, env->done);
 	started = kunit_kcalloc(test, STARVE_LOWER_JOBS, sizeof(*started),
 				GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, started);
 	lower = kunit_kzalloc(test, sizeof(*lower), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, lower);
+	env = sched_stress_new(test, total, "drm-sched-gpuprio-starve");
 	env->job_ns = NSEC_PER_MSEC;
-	mutex_init(&env->lock);
-	spin_lock_init(&env->engine_lock);
-	spin_lock_init(&env->fence_lock);
-	env->fence_context = dma_fence_context_alloc(1);
-	hrtimer_init(&env->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	env->timer.function = sched_stress_timer;
-	args.dev = kunit_device_register(test, "drm-sched-gpuprio-starve");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(args.dev));
-	KUNIT_ASSERT_EQ(test, drm_sched_init(&env->sched, &args), 0);
-	env->sched_list[0] = &env->sched;
 	if (drm_sched_entity_init(&env->entity, DRM_SCHED_PRIORITY_NORMAL,
 				  env->sched_list, 1, NULL) ||
 	    drm_sched_entity_init(lower, DRM_SCHED_PRIORITY_LOW,
@@ -768,23 +758,9 @@ static void sched_gpuprio_test_starvation(struct kunit *test)
 
 	drm_sched_entity_destroy(lower);
 	drm_sched_entity_destroy(&env->entity);
-	freed_by = jiffies + 10 * HZ;
-	for (;;) {
-		spin_lock(&env->sched.job_list_lock);
-		empty = list_empty(&env->sched.pending_list);
-		spin_unlock(&env->sched.job_list_lock);
-		if (empty || time_after(jiffies, freed_by))
-			break;
-		usleep_range(1000, 2000);
-	}
-	KUNIT_EXPECT_TRUE(test, empty);
-	drm_sched_fini(&env->sched);
-	hrtimer_cancel(&env->timer);
 	end = done && pushed == total ?
 	      env->done[STARVE_BUSY_JOBS - 1]->timestamp : 0;
-	for (i = 0; i < pushed; i++)
-		dma_fence_put(env->done[i]);
-	mutex_destroy(&env->lock);
+	sched_stress_free(test, env, pushed);
 	KUNIT_ASSERT_TRUE(test, done && pushed == total);
 
 	/* The LOW entity's waits while NORMAL had jobs left. */
