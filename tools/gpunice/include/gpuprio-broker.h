@@ -148,18 +148,30 @@ static inline int gpuprio_broker_raise_pidfd(int pidfd, int prio, char *why,
 	return -EINVAL;
 }
 
-/* A pidfd of thread @tid of this process, 0 for the calling thread. */
-static inline int gpuprio_broker_thread_pidfd_(int tid)
+/*
+ * A pidfd of thread @tid of this process, 0 for the calling thread; on
+ * failure -errno, and why in @why.
+ */
+static inline int gpuprio_broker_thread_pidfd_(int tid, char *why,
+						size_t len)
 {
+	int fd;
+
 #if defined(__NR_pidfd_open) && defined(__NR_gettid)
 	if (!tid)
 		tid = (int)syscall(__NR_gettid);
-	return (int)syscall(__NR_pidfd_open, tid, GPUPRIO_PIDFD_THREAD);
+	fd = (int)syscall(__NR_pidfd_open, tid, GPUPRIO_PIDFD_THREAD);
 #else
-	(void)tid;
 	errno = ENOSYS;
-	return -1;
+	fd = -1;
 #endif
+	if (fd < 0) {
+		fd = -errno;
+		if (why && len)
+			snprintf(why, len, "pidfd_open(%d, PIDFD_THREAD): %s",
+				 tid, strerror(-fd));
+	}
+	return fd;
 }
 
 /*
@@ -169,16 +181,11 @@ static inline int gpuprio_broker_thread_pidfd_(int tid)
 static inline int gpuprio_broker_raise(int tid, int prio, char *why,
 				       size_t len)
 {
-	int fd = gpuprio_broker_thread_pidfd_(tid);
+	int fd = gpuprio_broker_thread_pidfd_(tid, why, len);
 	int r;
 
-	if (fd < 0) {
-		r = -errno;
-		if (why && len)
-			snprintf(why, len, "pidfd_open(%d, PIDFD_THREAD): %s",
-				 tid, strerror(-r));
-		return r;
-	}
+	if (fd < 0)
+		return fd;
 	r = gpuprio_broker_raise_pidfd(fd, prio, why, len);
 	close(fd);
 	return r;
@@ -190,16 +197,11 @@ static inline int gpuprio_broker_raise(int tid, int prio, char *why,
  */
 static inline int gpuprio_broker_drop(int tid, char *why, size_t len)
 {
-	int fd = gpuprio_broker_thread_pidfd_(tid);
+	int fd = gpuprio_broker_thread_pidfd_(tid, why, len);
 	int r;
 
-	if (fd < 0) {
-		r = -errno;
-		if (why && len)
-			snprintf(why, len, "pidfd_open(%d, PIDFD_THREAD): %s",
-				 tid, strerror(-r));
-		return r;
-	}
+	if (fd < 0)
+		return fd;
 	r = gpuprio_broker_call_("Drop", fd, 0, why, len);
 	close(fd);
 	return r;
