@@ -32,6 +32,7 @@
  */
 
 #include <kunit/visibility.h>
+#include <linux/capability.h>
 #include <linux/export.h>
 #include <linux/gpuprio.h>
 #include <linux/lockdep.h>
@@ -110,38 +111,6 @@ VISIBLE_IF_KUNIT int drm_sched_gpuprio_to_nice(u16 gpuprio)
 }
 EXPORT_SYMBOL_IF_KUNIT(drm_sched_gpuprio_to_nice);
 
-/*
- * Move a single-scheduler entity to @rq with its place in the scheduler:
- * if it is in its run queue's tree (it has jobs queued), it joins @rq's
- * with the key it had (under FIFO the submission time of its oldest
- * waiting job; under round robin drm_sched_rq_add_entity() uses its own
- * turn). An entity without queued jobs only changes run queue: its next
- * drm_sched_entity_push_job() adds it to @rq. The scheduler may be picking
- * this entity right now: it holds no lock of the entity between choosing it
- * and popping its job, and finds its next job on whatever run queue the
- * entity is on by then, as after drm_sched_entity_select_rq().
- *
- * drm_sched_rq_add_entity() and drm_sched_rq_remove_entity() take the run
- * queue's lock under the entity's, as drm_sched_entity_push_job() does.
- *
- * Return: true if the entity is in @rq's tree: then the caller must wake
- * the scheduler (see drm_sched_entity_refresh_priority()).
- */
-static bool drm_sched_entity_move_locked(struct drm_sched_entity *entity,
-					 struct drm_sched_rq *rq)
-{
-	bool queued = !RB_EMPTY_NODE(&entity->rb_tree_node);
-	ktime_t oldest = entity->oldest_job_waiting;
-
-	lockdep_assert_held(&entity->lock);
-
-	drm_sched_rq_remove_entity(entity->rq, entity);
-	entity->rq = rq;
-	if (!queued || !drm_sched_rq_add_entity(entity, oldest))
-		return false;
-	return true;
-}
-
 /**
  * drm_sched_entity_refresh_priority - give an entity a new priority
  * @entity: scheduler entity
@@ -157,6 +126,8 @@ static bool drm_sched_entity_move_locked(struct drm_sched_entity *entity,
  * queued, as with drm_sched_entity_set_priority(). Under the FAIR policy
  * the entity stays on the single run queue and its new priority is the
  * weight of the GPU time it uses from now on.
+ * A boost (see sched_boost.c) keeps the entity at least at the priority
+ * it lends until it ends.
  *
  * Call it where drm_sched_job_arm() is called, under the same lock, before
  * arming: that lock keeps drm_sched_entity_push_job() of this entity from
@@ -188,8 +159,8 @@ bool drm_sched_entity_refresh_priority(struct drm_sched_entity *entity,
 	entity->priority = priority;
 
 	if (drm_sched_policy != DRM_SCHED_POLICY_FAIR) {
-		entity->rq_priority = priority;
-		rq = sched->sched_rq[priority];
+		entity->rq_priority = drm_sched_entity_run_priority(entity);
+		rq = sched->sched_rq[entity->rq_priority];
 		if (!entity->sched_list && entity->rq != rq)
 			queued = drm_sched_entity_move_locked(entity, rq);
 	}
@@ -237,6 +208,39 @@ drm_sched_entity_refresh_gpuprio(struct drm_sched_entity *entity, u16 gpuprio)
 	       old != nice;
 }
 EXPORT_SYMBOL_IF_KUNIT(drm_sched_entity_refresh_gpuprio);
+
+/**
+ * drm_sched_fence_lend_current - lend the priority of current to a job
+ * @s_fence: the scheduler fence of a job that current waits for by a
+ *	     deadline (dma_fence_set_deadline() on its finished fence)
+ *
+ * The job's entity is scheduled at no less than current's GPU priority until
+ * the job runs (drm_sched_fence_boost()): its band under FIFO and round robin,
+ * its nice under FAIR, as drm_sched_entity_refresh_gpuprio() would give an
+ * entity of current. Never above NORMAL or nice 0 unless current has
+ * CAP_SYS_NICE, the rule of raising a GPU priority (gpuprio_set(2)): a
+ * deadline is no way up that the task does not already have. Outside a task,
+ * as in an interrupt, there is no waiter to ask: the job gets NORMAL.
+ */
+void drm_sched_fence_lend_current(struct drm_sched_fence *s_fence)
+{
+	enum drm_sched_priority priority = DRM_SCHED_PRIORITY_NORMAL;
+	int nice = 0;
+
+	if (in_task()) {
+		u16 gpuprio = task_gpuprio(current);
+
+		priority = drm_sched_gpuprio_to_priority(gpuprio);
+		nice = drm_sched_gpuprio_to_nice(gpuprio);
+		if (!ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE)) {
+			priority = max(priority, DRM_SCHED_PRIORITY_NORMAL);
+			nice = max(nice, 0);
+		}
+		if (drm_sched_policy == DRM_SCHED_POLICY_FAIR)
+			priority = min(priority, DRM_SCHED_PRIORITY_NORMAL);
+	}
+	drm_sched_fence_boost(s_fence, priority, nice);
+}
 
 /**
  * drm_sched_entity_refresh_task - give an entity the GPU priority of a task
