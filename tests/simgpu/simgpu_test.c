@@ -823,6 +823,19 @@ static void test_timeout(void)
 	close(fd);
 }
 
+/* The fd the next open() gets. */
+static int lowest_free_fd(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("/dev/null");
+		exit(2);
+	}
+	close(fd);
+	return fd;
+}
+
 static void test_errors(unsigned int engines)
 {
 	static const struct {
@@ -831,23 +844,41 @@ static void test_errors(unsigned int engines)
 	} bad_submits[] = {
 		{ { .duration_ns = 0 }, "0 ns" },
 		{ { .duration_ns = SIMGPU_MAX_JOB_NS + 1 }, "1 s + 1 ns" },
-		{ { .duration_ns = MS, .flags = 1 }, "flags" },
-		{ { .duration_ns = MS, .pad = 1 }, "pad" },
-		{ { .duration_ns = MS, .pad2 = 1 }, "pad2" },
+		{ { .duration_ns = MS, .flags = 1U << 2 }, "an unknown flag" },
+		{ { .duration_ns = MS, .flags = ~0U }, "every flag bit" },
+		{ { .duration_ns = MS, .in_fence_fd = 1 },
+		  "in_fence_fd without SIMGPU_SUBMIT_IN_FENCE" },
+		{ { .duration_ns = MS, .out_fence_fd = 1 },
+		  "out_fence_fd set on the way in" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_OUT_FENCE,
+		    .out_fence_fd = 1 },
+		  "SIMGPU_SUBMIT_OUT_FENCE and out_fence_fd set on the way in" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_IN_FENCE,
+		    .in_fence_fd = -1 }, "an in-fence of fd -1" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_IN_FENCE,
+		    .in_fence_fd = 0x7fffffff }, "an in-fence of an fd not open" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_IN_FENCE |
+		    SIMGPU_SUBMIT_OUT_FENCE, .in_fence_fd = -1 },
+		  "both fence flags and an in-fence of fd -1" },
 		{ { .duration_ns = MS, .engine = ~0U }, "engine ~0" },
+		{ { .duration_ns = MS, .engine = ~0U,
+		    .flags = SIMGPU_SUBMIT_OUT_FENCE }, "engine ~0 and an out-fence" },
 	};
 	struct drm_simgpu_wait w;
 	uint64_t handle = 0;
 	struct job j = { 0 };
 	char busy[64];
 	unsigned int i;
-	int fd = simgpu_open(), err;
+	int fd = simgpu_open(), err, free_fd, now_fd;
 
+	/* A rejected submission must open no file. */
+	free_fd = lowest_free_fd();
 	for (i = 0; i < sizeof(bad_submits) / sizeof(bad_submits[0]); i++) {
 		struct drm_simgpu_submit s = bad_submits[i].s;
 
 		err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
-		tap(err == EINVAL && !s.handle,
+		tap(err == EINVAL && !s.handle &&
+		    s.out_fence_fd == bad_submits[i].s.out_fence_fd,
 		    "errors: submit with %s is EINVAL (%s)",
 		    bad_submits[i].what, strerror(err));
 	}
@@ -859,6 +890,22 @@ static void test_errors(unsigned int engines)
 		tap(err == EINVAL, "errors: submit to engine %u of %u is EINVAL (%s)",
 		    engines, engines, strerror(err));
 	}
+	{
+		/* A file that is no sync_file: the render node itself. */
+		struct drm_simgpu_submit s = {
+			.duration_ns = MS, .in_fence_fd = fd,
+			.flags = SIMGPU_SUBMIT_IN_FENCE | SIMGPU_SUBMIT_OUT_FENCE,
+		};
+
+		err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
+		tap(err == EINVAL && !s.handle && !s.out_fence_fd,
+		    "errors: submit with an in-fence that is no sync_file (the render node) is EINVAL (%s)",
+		    strerror(err));
+	}
+	now_fd = lowest_free_fd();
+	tap(now_fd == free_fd,
+	    "errors: the rejected submissions opened no file (lowest free fd %d, was %d)",
+	    now_fd, free_fd);
 	fdinfo(fd, "drm-engine-sim0", busy, sizeof(busy));
 	tap(!strcmp(busy, "0 ns"),
 	    "errors: rejected jobs never ran (busy '%s')", busy);
