@@ -17,9 +17,9 @@ EFFECT_ALLOW_MISSED ?=
 .PHONY: effect
 # The 7.3 line's rows (its FIFO boot, then round robin and FAIR:
 # run-effect.sh ... rr fair) join the tables; its FIFO and round-robin
-# targets gate as 6.12's do, under FAIR its shares (tests/effect/report.py,
-# Line): a boot that did not finish leaves them void, which fails the
-# report.
+# targets gate as 6.12's do, under FAIR its shares and the inversion and
+# deadline rows (tests/effect/report.py, Line): a boot that did not finish
+# leaves them void, which fails the report.
 # Both lines, whichever LINE says: the tables put their rows side by side.
 E612 := $(call lout,6.12)
 E73 := $(call lout,7.3)

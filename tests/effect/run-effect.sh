@@ -24,10 +24,10 @@ here=$(dirname "$0")
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$results/host-info"
 
-# Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells
+# Per round: 16 scenarios (the live one 1.5 times as long) and 6 sweep cells
 # of $secs s, 6 cells of the depth sweep of 3 s and 6 share runs of about 5 s.
-limit=$((runs * (19 * secs + 110) + 300))
-# The round-robin boot: 3 rows of $secs s and 10 share runs; the FAIR boot
+limit=$((runs * (23 * secs + 120) + 300))
+# The round-robin boot: 7 rows of $secs s and 10 share runs; the FAIR boot
 # all of them, and one more share run, each share run of 6 s instead of 3.
 for b in "$@"; do
 	case $b in
@@ -66,7 +66,7 @@ boot() { # boot <result dir> <time limit> <kernel arguments>
 boot "$results" "$limit" "" || exit 1
 for b in "$@"; do
 	case $b in
-	rr) policy=0 limit2=$((runs * (3 * secs + 100) + 300)) ;;
+	rr) policy=0 limit2=$((runs * (7 * secs + 110) + 300)) ;;
 	fair) policy=2 limit2=$((limit + runs * 100)) ;;
 	esac
 	mkdir -p "$results/$b"
