@@ -231,6 +231,18 @@ SLACK_MS = 2.0
 HOG_BUSY_MIN = 0.8
 CONTENDED_MIN = 0.5
 RQS = ('kernel', 'high', 'normal', 'low', 'none')
+# A quick run's rows (--rows, make effect EFFECT_ROWS): the words a row's
+# name, without rr-, starts with; None for every row.
+ROWS = None
+
+
+def selected(name):
+    """Is a row judged and shown: every one, or in a quick run those of
+    --rows."""
+    if ROWS is None:
+        return True
+    base = name[3:] if name.startswith('rr-') else name
+    return any(base.startswith(w) for w in ROWS)
 
 
 def kv(text):
@@ -1675,6 +1687,8 @@ class Verdict:
         # dependency rows alone are gated (FAIR).
         self.share_problems, self.dep_problems = [], []
         for name in sorted(runs):
+            if not selected(name):
+                continue
             for run, r in sorted(runs[name].items()):
                 if is_share(name):
                     why = share_void_reasons(name, r, SHARE_RQS[name])
@@ -1692,35 +1706,49 @@ class Verdict:
                     if is_dep(name):
                         self.dep_problems.append(problems[-1])
         self.share_problems += ['no valid run of: %s' % s.name
-                                for s in self.shares if not s.recs]
+                                for s in self.shares
+                                if not s.recs and selected(s.name)]
         dep_missing = [n for d in self.deps
                        for n in (d.missing() if isinstance(d, Inversion)
-                                 else [d.name] if not d.recs else [])]
+                                 else [d.name] if not d.recs else [])
+                       if selected(n)]
         self.dep_problems += ['no valid run of: %s' % n for n in dep_missing]
         missing = [s.name for s in self.scens if s.ratio is None] + \
             ['depth%d%s' % (d, '-low' if low else '')
              for (d, low), s in sorted(self.depths.items())
              if s.ratio is None] + \
             [s.name for s in self.shares if not s.recs] + dep_missing
-        if not self.cells or any(not c['p99'] for c in self.cells):
+        missing = [n for n in missing if selected(n)]
+        if any(selected('sweep-c%d-j%d' % (c, j)) for c in (1, 2)
+               for j in (1, 4, 16)) and \
+                (not self.cells or any(not c['p99'] for c in self.cells)):
             missing.append('a sweep cell')
         if missing:
             problems.append('no valid run of: %s' % ', '.join(missing))
         self.problems = problems
         self.dep_missed = [d.name for d in self.deps
-                           if d.verdict() == 'MISSED']
+                           if d.verdict() == 'MISSED' and selected(d.name)]
         self.missed = [s.name for s in self.scens
-                       if s.verdict() == 'MISSED'] + \
+                       if s.verdict() == 'MISSED' and selected(s.name)] + \
             ['sweep credits %d job %d ms' % (c['credits'], c['job'])
-             for c in self.cells if sweep_verdict(c) == 'MISSED'] + \
-            [s.name for s in self.shares if s.verdict() == 'MISSED'] + \
+             for c in self.cells if sweep_verdict(c) == 'MISSED' and
+             selected('sweep-c%d-j%d' % (c['credits'], c['job']))] + \
+            [s.name for s in self.shares
+             if s.verdict() == 'MISSED' and selected(s.name)] + \
             self.dep_missed
 
     def tables(self):
-        """The rows of each table."""
-        return (scenario_rows(self.scens), depth_rows(self.depths),
-                sweep_rows(self.cells), share_rows(self.shares),
-                inversion_rows(self.deps), deadline_rows(self.deps))
+        """The rows of each table, in a quick run only the selected."""
+        def sel(rows):
+            return [r for r in rows if selected(r[0])]
+        depth = [r for r in depth_rows(self.depths)
+                 if selected('depth' + r[0])]
+        sweep = [r for r in sweep_rows(self.cells)
+                 if selected('sweep-c%s-j%s' % (r[1], r[0]))]
+        return (sel(scenario_rows(self.scens)), depth, sweep,
+                sel(share_rows(self.shares)),
+                sel(inversion_rows(self.deps)),
+                sel(deadline_rows(self.deps)))
 
 
 class Line:
@@ -1735,6 +1763,7 @@ class Line:
     def __init__(self, spec):
         self.label, _, self.dir = spec.partition('=')
         self.sets = []
+        self.skipped = []
         for sub, pol in (('', '1'), ('fair', POLICY_FAIR)):
             name = '%s %s' % (self.label, POLICY_NAMES[pol])
             path = os.path.join(self.dir, sub, 'console.log')
@@ -1743,6 +1772,10 @@ class Line:
             runs, info, errors = {}, {}, []
             if os.path.exists(path):
                 load_log(path, runs, info, errors, '')
+            elif ROWS is not None:
+                # A quick run that did not boot it.
+                self.skipped.append(name)
+                continue
             else:
                 errors.append('no %s' % path)
             if has_rr:
@@ -1758,8 +1791,8 @@ class Line:
                                     v.dep_problems) if fair
                     else v.problems,
                     gated_missed=[s.name for s in v.shares
-                                  if s.verdict() == 'MISSED'] +
-                    v.dep_missed if fair
+                                  if s.verdict() == 'MISSED' and
+                                  selected(s.name)] + v.dep_missed if fair
                     else v.missed,
                     tables=v.tables(),
                     lines=(share_line(v.shares),
@@ -1799,25 +1832,49 @@ FAIR_GATED = (3, 4, 5)
 
 
 def main():
+    global ROWS
     ap = report_args('make effect')
     ap.add_argument('--line', action='append', default=[],
                     metavar='NAME=FOLDER',
                     help="another kernel line's runs, reported beside")
+    ap.add_argument('--rows', metavar='WORDS',
+                    help='a quick run (make effect EFFECT_ROWS): judge and '
+                    'show only the rows whose name, without rr-, starts '
+                    'with one of these words (comma or space separated; '
+                    '"all" for every row), skip the boots that did not '
+                    'run, and leave the document alone')
     args = ap.parse_args()
     doc, allow_missed, results = args.doc, args.allow_missed, args.results
+    partial = args.rows is not None
+    if partial:
+        words = args.rows.replace(',', ' ').split()
+        ROWS = [''] if not words or 'all' in words else words
     lines = [Line(spec) for spec in args.line]
-    runs, info, errors = load(results)
+    if partial and not os.path.exists(os.path.join(results,
+                                                   'console.log')):
+        # A quick run without this line: the other lines' rows only.
+        runs, info, errors = {}, {}, []
+        skipped = [results]
+    else:
+        runs, info, errors = load(results)
+        skipped = []
+    skipped += [n for ln in lines for n in ln.skipped]
     host = host_info(results)
     v = Verdict(runs, errors)
+    if partial and not runs:
+        # Not booted: none of its rows is judged.
+        v.problems, v.missed = [], []
     scens, cells = v.scens, v.cells
-    write_csv(results, runs)
-    write_share_csv(results, runs)
-    write_dep_csv(results, runs)
+    if not skipped or runs:
+        write_csv(results, runs)
+        write_share_csv(results, runs)
+        write_dep_csv(results, runs)
 
     # This line's rows, then the other lines' (the column "line").
     label = info.get('kernel', '?').split('-')[0].rsplit('.', 1)[0] \
         if lines else None
-    tables = list(v.tables())
+    tables = list(v.tables()) if runs or not partial else \
+        [[] for _ in HEADS]
     heads = list(HEADS)
     if lines:
         heads = [['line'] + h for h in heads]
@@ -1828,7 +1885,7 @@ def main():
                     tables[i] += labelled(st['name'], t,
                                           gated=st['gate'] == 'all' or
                                           i in FAIR_GATED)
-    mach = machine(info, host, scens)
+    mach = machine(info, host, scens) if runs or not partial else []
     for ln in lines:
         mach += ln.machine()
     md = '\n'.join(markdown(h, t) for h, t in zip(heads, tables))
@@ -1843,13 +1900,16 @@ def main():
         fp.write(md)
     fair = [fair_points(st['shares']) for ln in lines for st in ln.sets
             if st['fair']]
-    png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
-               cells, runs, fair[0] if fair else None)
+    png = None if partial else plot(
+        results, [s for s in scens if not s.name.startswith('rr-')], cells,
+        runs, fair[0] if fair else None)
 
     print()
     for m in mach:
         print('  ' + m)
     for t_head, t in zip(heads, tables):
+        if partial and not t:
+            continue
         print()
         print_table(t_head, t)
     print()
@@ -1865,10 +1925,17 @@ def main():
     for m in missed:
         print('report: target MISSED: %s%s' % (
             m, ' (allowed: EFFECT_ALLOW_MISSED)' if allow_missed else ''))
-    print('results: %s/{runs.csv,shares.csv,deps.csv,table.md%s}' % (
-        results, ',effect.png' if png else ''))
+    if runs or not partial:
+        print('results: %s/{runs.csv,shares.csv,deps.csv,table.md%s}' % (
+            results, ',effect.png' if png else ''))
+    if skipped:
+        print('report: not booted in this quick run: %s' % ', '.join(
+            skipped))
     if doc:
-        if problems or missed or other_problems:
+        if partial:
+            print('report: %s left as it was: a quick run (--rows %s)' % (
+                doc, args.rows or 'all'))
+        elif problems or missed or other_problems:
             print('report: %s left as it was: %s' % (
                 doc, 'void or missing runs' if problems or other_problems
                 else 'a target was missed'))
@@ -1877,8 +1944,9 @@ def main():
                 other + [sline, line]), png)
     for x in other:
         print(x)
-    print(sline)
-    print(line)
+    if runs or not partial:
+        print(sline)
+        print(line)
     if problems:
         print('effect: FAILED, %d void or missing run(s)' % len(problems))
         return 1

@@ -4,16 +4,20 @@
 # console log; tests/effect/report.py turns it into the table and the plot.
 #
 # usage: run-effect.sh <bzImage> <initramfs> <result dir> [runs] [seconds]
-#        [rr|fair]...
+#        [rr|fair|none]...
 # The boots after the default one (FIFO): rr (the default) runs the rr-*
 # rows under round robin, fair (the 7.3 line) every scenario again under
 # drm_sched's FAIR policy, each with its console log in <result dir>/rr or
-# <result dir>/fair.
+# <result dir>/fair; none, the FIFO boot alone.
+# EFFECT_ROWS (make effect's, words separated by spaces or commas): a quick
+# run of only the rows whose name, without rr-, starts with one of them.
 set -u
 kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5}
 shift $(($# < 5 ? $# : 5))
 [ $# -gt 0 ] || set -- rr
+[ "$*" = none ] && set --
 here=$(dirname "$0")
+rows=$(echo "${EFFECT_ROWS:-}" | tr ' ' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
 
 # shellcheck source=tests/lib/host.sh
 . "$here/../lib/host.sh"
@@ -38,14 +42,14 @@ for b in "$@"; do
 	esac
 done
 echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s)," \
-	"then the boots: $*"
+	"then the boots: ${*:-none}${rows:+; only the rows $rows}"
 # The guest needs a TSC clock for high-resolution timers (clock-args.sh).
 # A boot without one all the same (tests/guest/effect.sh stops at once) is
 # repeated, up to 3 times.
 clock=$("$here/clock-args.sh")
 boot() { # boot <result dir> <time limit> <kernel arguments>
 	for attempt in 1 2 3; do
-		GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs $clock $3 ${EFFECT_APPEND:-}" \
+		GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs${rows:+ gpunice.effect_rows=$rows} $clock $3 ${EFFECT_APPEND:-}" \
 			GUEST_TIMEOUT=${GUEST_TIMEOUT:-$2} \
 			"$here/../run-guest.sh" "$kernel" "$initrd" "$1" >/dev/null
 		log=$1/console.log

@@ -20,11 +20,14 @@
 # named rr-* (alone, contended, gpunice10 and the shares).
 # gpunice.effect_set=fair: the boot with the FAIR policy of the 7.3 line
 # (gpu_sched.sched_policy=2): every scenario, under its own name.
+# gpunice.effect_rows=WORD,...: a quick run (make effect EFFECT_ROWS=...),
+# only the rows whose name, without rr-, starts with one of the words.
 set -u
-arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
+arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9a-z,-]*\).*/\1/p" /proc/cmdline; }
 runs=$(arg runs)
 secs=$(arg seconds)
 set=$(arg set)
+rows=$(arg rows)
 runs=${runs:-3}
 secs=${secs:-5}
 set=${set:-fifo}
@@ -103,6 +106,17 @@ policy=$(cat /sys/module/gpu_sched/parameters/sched_policy 2>/dev/null ||
 	echo unknown)
 want() { # want <scenario> <run> <fg run queue> <hog run queue or -> [prod=Q]
 	echo "@@EFFECT $1 $2 want fg=$3 hog=$4 policy=$policy${5:+ $5}"
+}
+
+# Is a row in the quick run's selection (all of them without one)?
+selected() { # selected <row name>
+	[ -z "$rows" ] && return 0
+	for _w in $(echo "$rows" | tr ',' ' '); do
+		case ${1#rr-} in
+		"$_w"*) return 0 ;;
+		esac
+	done
+	return 1
 }
 
 scenario() { # scenario <name> <run>
@@ -423,6 +437,7 @@ info depth_seconds "$depth_secs"
 info share "seconds=$share_secs job_ms=$hog_ms depth=$depth close_hold_s=$close_hold"
 info inversion "producer_us=$prod_us producer_nice=$low_nice"
 info deadline "job_us=$job_us nice=$low_nice after_ms=$dl_after_ms period_ms=$dl_period_ms"
+info rows "${rows:-all}"
 
 if ! load_simgpu 2; then
 	echo "@@EFFECT error simgpu with credits=2 could not be loaded"
@@ -452,10 +467,12 @@ fi
 run=1
 while [ $run -le "$runs" ]; do
 	for s in $scens; do
+		selected "$s" || continue
 		echo "@@EFFECT progress $s $run"
 		scenario "$s" "$run"
 	done
 	for s in $shares; do
+		selected "$s" || continue
 		echo "@@EFFECT progress $s $run"
 		share_scenario "$s" "$run"
 	done
@@ -463,6 +480,14 @@ while [ $run -le "$runs" ]; do
 done
 
 [ "$set" = rr ] && runs=0
+# A quick run without a sweep cell skips the sweep.
+sweep_any=
+for c in 1 2; do
+	for ms in 1 4 16; do
+		selected "sweep-c$c-j$ms" && sweep_any=1
+	done
+done
+[ -n "$sweep_any" ] || runs=0
 run=1
 while [ $run -le "$runs" ]; do
 	for credits in 1 2; do
@@ -472,6 +497,7 @@ while [ $run -le "$runs" ]; do
 			continue
 		fi
 		for ms in 1 4 16; do
+			selected "sweep-c$credits-j$ms" || continue
 			echo "@@EFFECT progress sweep-c$credits-j$ms $run"
 			sweep $credits $ms $run
 		done
