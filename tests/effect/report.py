@@ -52,6 +52,11 @@ really on; the hog ran without error, kept the engine busy for at least
 0.8 of the time the foreground left it, and was on the engine when most
 of the foreground's jobs were submitted (with no hog, none was).
 
+With --rows WORDS (make effect's EFFECT_ROWS, EFFECT_LINES, EFFECT_BOOTS:
+a quick run), only the rows whose name, without rr-, starts with one of
+the words are judged and shown, the boots that did not run are skipped,
+and --doc is left alone.
+
 With --doc FILE, the text between "<!-- effect:begin -->" and
 "<!-- effect:end -->" of FILE is replaced and the plot copied next to it as
 effect.png, only if every run was valid and every target met.

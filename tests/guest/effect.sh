@@ -2,9 +2,12 @@
 # make effect, in the test guest (gpunice.effect on the kernel command line,
 # see tests/effect/run-effect.sh): a foreground frame loop at 60 Hz with
 # 2 ms jobs on simgpu, alone and beside a GPU hog under each way of setting
-# priorities, then the sweep of hog job length by credit limit. Every line
-# of gpuload is passed on as "@@EFFECT <scenario> <run> <role> <line>";
-# tests/effect/report.py computes the medians, the table and the plot.
+# priorities; the same loop depending every frame on a producer's job
+# (inversion-*) and a deadline set on a lowered client's fence (deadline),
+# the hog beside them; then the sweep of hog job length by credit limit.
+# Every line of gpuload is passed on as "@@EFFECT <scenario> <run> <role>
+# <line>"; tests/effect/report.py computes the medians, the table and the
+# plot.
 #
 # gpunice.effect_runs=N (default 3) rounds, each running every scenario once
 # (rounds rather than N runs in a row, so that a slow spell of the host hits
@@ -17,7 +20,8 @@
 #
 # gpunice.effect_set=rr: the boot with drm_sched's round-robin policy
 # (gpu_sched.sched_policy=0, run-effect.sh's second boot): only the rows
-# named rr-* (alone, contended, gpunice10 and the shares).
+# named rr-* (alone, contended, gpunice10, the inversion and deadline rows
+# and the shares).
 # gpunice.effect_set=fair: the boot with the FAIR policy of the 7.3 line
 # (gpu_sched.sched_policy=2): every scenario, under its own name.
 # gpunice.effect_rows=WORD,...: a quick run (make effect EFFECT_ROWS=...),
