@@ -20,6 +20,18 @@ foreground's median latency next to a hog lowered with gpunice -n 10) and
 the drm-engine-* busy time of its DRM file; the longest time the lowered
 client was ready with no job run; how long close() of its file blocked).
 
+The inversion rows (inversion-ref, inversion, inversion-noboost) and the
+deadline row run on every boot (rr-* on the round-robin one;
+dep_void_reasons(), Inversion, Deadline): the effect: line ends with
+  inversion=R inversion_noboost=R deadline_ms=X deadline_max_ms=Y
+(the fps of frames that depend on a producer lowered to GPU nice 10 by
+in-fence, then waiting for it on the CPU, over the fps with the producer
+at defaults; the slowest end of a lowered job after a deadline was set on
+its fence, median over the runs, and the slowest of all), then the same
+with rr-. inversion must be at least INVERSION_MIN and deadline_ms at most
+the non-preemptive bound (credits x hog job + own job) + SLACK_MS; both
+gate on every boot, FAIR's too.
+
 The round-robin rows (rr-*) come from a second boot with
 gpu_sched.sched_policy=0, whose console log is <dir>/rr/console.log; every
 run names the policy it ran under and is void under another one.
@@ -39,6 +51,11 @@ counted per job from simgpu's account of the run queue the entity was
 really on; the hog ran without error, kept the engine busy for at least
 0.8 of the time the foreground left it, and was on the engine when most
 of the foreground's jobs were submitted (with no hog, none was).
+
+With --rows WORDS (make effect's EFFECT_ROWS, EFFECT_LINES, EFFECT_BOOTS:
+a quick run), only the rows whose name, without rr-, starts with one of
+the words are judged and shown, the boots that did not run are skipped,
+and --doc is left alone.
 
 With --doc FILE, the text between "<!-- effect:begin -->" and
 "<!-- effect:end -->" of FILE is replaced and the plot copied next to it as
@@ -219,6 +236,18 @@ SLACK_MS = 2.0
 HOG_BUSY_MIN = 0.8
 CONTENDED_MIN = 0.5
 RQS = ('kernel', 'high', 'normal', 'low', 'none')
+# A quick run's rows (--rows, make effect EFFECT_ROWS): the words a row's
+# name, without rr-, starts with; None for every row.
+ROWS = None
+
+
+def selected(name):
+    """Is a row judged and shown: every one, or in a quick run those of
+    --rows."""
+    if ROWS is None:
+        return True
+    base = name[3:] if name.startswith('rr-') else name
+    return any(base.startswith(w) for w in ROWS)
 
 
 def kv(text):
@@ -601,10 +630,11 @@ def sweep_rows(cells):
             for c in cells]
 
 
-def effect_line(scens):
+def effect_line(scens, deps=()):
     """fps alone and its latency, then per scenario the fps ratio and the
     latency as a multiple of alone's (p50, p99): a lowered hog keeps the
-    fps, not the foreground's latency alone."""
+    fps, not the foreground's latency alone; then the inversion and
+    deadline rows' figures (dep_keys())."""
     by = {s.name: s for s in scens}
     alone = by['alone']
     parts = ['alone=%s' % ('%.1f' % med(alone.fps) if alone.fps else 'n/a')]
@@ -621,6 +651,7 @@ def effect_line(scens):
         parts.append(part)
     p50 = by['gpunice10'].p50
     parts.append('p50_lowered=%s' % ('%.2fms' % med(p50) if p50 else 'n/a'))
+    parts += dep_keys(deps)
     return 'effect: ' + ' '.join(parts)
 
 
@@ -1069,6 +1100,307 @@ def share_line(shares):
     return 'share: ' + ' '.join(parts)
 
 
+# --- priority inversion and fence deadlines (issue 40) ---------------------
+
+# The rows of tests/guest/effect.sh, on every boot (rr-* on the round-robin
+# one). inversion-ref: the foreground's frames each depend on a producer's
+# small job, producer at defaults; inversion: the producer lowered (GPU nice
+# 10), the frame's job taking its out-fence as in-fence, a dependency
+# drm_sched knows of; inversion-noboost: the producer lowered, the
+# foreground waiting for its fence on the CPU before it submits, so that no
+# boost along a dependency can apply. The hog at defaults beside them.
+INVERSION = ('inversion-ref', 'inversion', 'inversion-noboost')
+# What each row's gpuload must have run, --dep.
+INVERSION_DEP = {'inversion-ref': 'fence', 'inversion': 'fence',
+                 'inversion-noboost': 'cpu'}
+# The lowered producer with the in-fence keeps this much of the reference's
+# fps (the fps alone being a frame's met share of 60).
+INVERSION_MIN = 0.95
+# deadline: a lowered client's job (GPU nice 10) while the hog keeps the
+# engine busy; 20 ms after its submission (every hog job queued before it
+# has been handed to the engine by then) a waiter at defaults sets a
+# deadline on its out-fence. The bound: once the deadline is set, the
+# engine holds at most "credits" jobs already handed to it, hog jobs of
+# SHARE_JOB_MS, which nothing preempts; if the deadline makes the job the
+# next one the scheduler takes, it starts when they end and ends its own
+# duration later: credits x hog job + own job (2 x 4 + 2 = 10 ms), plus
+# SLACK_MS for the host's timers, as the sweep. Each run repeats it about
+# every 250 ms; its figure is its slowest sample (from just before the
+# deadline was set to the job's end on the engine), the row's the median
+# of the runs' figures, with the slowest of all beside it.
+DEADLINE = 'deadline'
+DEADLINE_MIN_SAMPLES = 5
+# The deadline must have had something to do: the job not yet started
+# when it was set, in at least this fraction of the samples, under FIFO
+# and round robin (strict run queues, where a lowered job waits up to
+# DRM_SCHED_STARVE_MS). Under FAIR a lowered client's lone job is taken as
+# soon as a credit frees (measured: never still waiting 20 ms after its
+# submission), so the deadline has nothing to do there and the row only
+# shows that it is met all the same; its held count is reported.
+DEADLINE_HELD_MIN = 0.5
+HOG_JOB_MS = SHARE_JOB_MS
+HOG_DEPTH = '4'
+
+
+def dep_base(scen):
+    return scen[3:] if scen.startswith('rr-') else scen
+
+
+def is_dep(scen):
+    return dep_base(scen) in INVERSION + (DEADLINE,)
+
+
+def hog_void_reasons(rec, want, used):
+    """The hog beside a dependency row: ran without error at depth 4, every
+    job on its run queue, busy for HOG_BUSY_MIN of what the measured
+    clients left (used: their busy fraction)."""
+    hog = rec['hog']
+    if hog is None:
+        return ['no hog result']
+    why = []
+    if hog.get('error') != '0':
+        why.append('hog error=%s' % hog.get('error'))
+    if hog.get('depth') != HOG_DEPTH or hog.get('driver_thread') != '0':
+        why.append('hog depth=%s driver_thread=%s, want %s 0' % (
+            hog.get('depth'), hog.get('driver_thread'), HOG_DEPTH))
+    hogq = rq_counts(hog)
+    jobs = sum(hogq.values())
+    if not jobs or hogq.get(want['hog']) != jobs:
+        why.append('hog jobs per run queue %s, want all on %s' % (
+            fmt_rq(hogq), want['hog']))
+    busy = float(hog.get('busy', 0))
+    left = 1 - used
+    if busy < HOG_BUSY_MIN * left:
+        why.append('hog busy %.3f, under %.1f of the %.3f the others left'
+                   % (busy, HOG_BUSY_MIN, left))
+    return why
+
+
+def dep_void_reasons(scen, rec):
+    """Why an inversion or deadline run does not show what it says; [] if
+    it does: the lowered client's jobs were armed on the low run queue
+    (under FAIR: at its positive nice) before anything could raise them,
+    the hog was busy beside them and the engine had jobs when they were
+    submitted, and the dependency or the deadline really applied."""
+    fg, want = rec['fg'], rec['want']
+    if fg is None:
+        return ['no result']
+    if want is None:
+        return ['no expectation']
+    why = []
+    if want.get('policy') != want_policy(scen):
+        why.append('ran under sched_policy=%s, want %s' % (
+            want.get('policy'), want_policy(scen)))
+    base = dep_base(scen)
+    mode = 'deadline' if base == DEADLINE else 'inversion'
+    if fg.get('mode') != mode:
+        return why + ['ran mode=%s, want %s' % (fg.get('mode'), mode)]
+    if base == DEADLINE:
+        n = int(fg.get('samples', 0))
+        if n < DEADLINE_MIN_SAMPLES:
+            why.append('%d samples, want at least %d' % (
+                n, DEADLINE_MIN_SAMPLES))
+        if fg.get('set_errors') != '0':
+            why.append('SYNC_IOC_SET_DEADLINE failed %s times' %
+                       fg.get('set_errors'))
+        q = rq_counts(fg)
+        if not n or q.get(want['prod']) != n or sum(q.values()) != n:
+            why.append('the lowered client\'s jobs per run queue %s, want '
+                       'all %d on %s' % (fmt_rq(q), n, want['prod']))
+        if int(fg.get('contended', -1)) < CONTENDED_MIN * n:
+            why.append('only %s of %d jobs submitted to a busy engine' % (
+                fg.get('contended'), n))
+        if want_policy(scen) != POLICY_FAIR and \
+                int(fg.get('held', -1)) < DEADLINE_HELD_MIN * n:
+            why.append('only %s of %d jobs still waiting when the '
+                       'deadline was set' % (fg.get('held'), n))
+        return why + hog_void_reasons(rec, want, float(fg.get('busy', 1)))
+    if fg.get('dep') != INVERSION_DEP[base]:
+        why.append('dep=%s, want %s' % (fg.get('dep'), INVERSION_DEP[base]))
+    frames = int(fg.get('frames', 0))
+    fgq = rq_counts(fg)
+    if not frames or fgq.get(want['fg']) != frames or \
+            sum(fgq.values()) != frames:
+        why.append('fg jobs per run queue %s, want all %d on %s' % (
+            fmt_rq(fgq), frames, want['fg']))
+    pq = rq_counts(fg, 'prod_')
+    if int(fg.get('prod_jobs', -1)) != frames or \
+            pq.get(want['prod']) != frames or sum(pq.values()) != frames:
+        why.append('producer jobs per run queue %s, want all %d on %s' % (
+            fmt_rq(pq), frames, want['prod']))
+    if int(fg.get('dep_ok', -1)) != frames:
+        why.append('only %s of %d frames came after the producer\'s job'
+                   % (fg.get('dep_ok'), frames))
+    if int(fg.get('prod_contended', -1)) < CONTENDED_MIN * frames:
+        why.append('only %s of %d producer jobs submitted to a busy engine'
+                   % (fg.get('prod_contended'), frames))
+    used = float(fg.get('busy', 1)) + float(fg.get('prod_busy', 0))
+    return why + hog_void_reasons(rec, want, used)
+
+
+class Inversion:
+    """The three inversion rows of one boot's policy (prefix '' or 'rr-'):
+    the fps ratios of the lowered producer, with the in-fence and without
+    a dependency, to the reference."""
+
+    def __init__(self, prefix, runs):
+        self.prefix = prefix
+        self.name = prefix + 'inversion'
+        self.recs, self.fps, self.prod = {}, {}, {}
+        self.bad = 0
+        for row in INVERSION:
+            recs = list(runs.get(prefix + row, {}).values())
+            ok = [r for r in recs if not dep_void_reasons(prefix + row, r)]
+            self.bad += len(recs) - len(ok)
+            self.recs[row] = ok
+            self.fps[row] = [float(r['fg']['fps']) for r in ok]
+            self.prod[row] = [(int(r['fg']['prod_p50_us']) / 1000,
+                               int(r['fg']['prod_p99_us']) / 1000)
+                              for r in ok]
+        self.policies = sorted({POLICY_NAMES.get(r['want'].get('policy'),
+                                                 '?')
+                                for rs in self.recs.values() for r in rs})
+        ref = med(self.fps['inversion-ref'])
+        self.ratio = self.noboost = None
+        self.ratios = []
+        if ref and self.fps['inversion']:
+            self.ratio = med(self.fps['inversion']) / ref
+            self.ratios = [f / ref for f in self.fps['inversion']]
+        if ref and self.fps['inversion-noboost']:
+            self.noboost = med(self.fps['inversion-noboost']) / ref
+
+    def missing(self):
+        return [self.prefix + r for r in INVERSION if not self.recs[r]]
+
+    def verdict(self):
+        if self.ratio is None or self.noboost is None:
+            return 'n/a (no valid run)'
+        return 'met' if self.ratio >= INVERSION_MIN else 'MISSED'
+
+    def keys(self):
+        return ['%s=%s' % (self.prefix + k, '%.2f' % v if v is not None
+                           else 'n/a')
+                for k, v in (('inversion', self.ratio),
+                             ('inversion_noboost', self.noboost))]
+
+
+class Deadline:
+    """The deadline row of one boot's policy."""
+
+    def __init__(self, prefix, runs):
+        self.prefix = prefix
+        self.name = prefix + DEADLINE
+        recs = list(runs.get(self.name, {}).values())
+        self.recs = [r for r in recs if not dep_void_reasons(self.name, r)]
+        self.bad = len(recs) - len(self.recs)
+        self.policies = sorted({POLICY_NAMES.get(r['want'].get('policy'),
+                                                 '?') for r in self.recs})
+        fg = [r['fg'] for r in self.recs]
+        self.maxes = [int(f['lat_max_us']) / 1000 for f in fg]
+        self.p50 = [int(f['lat_p50_us']) / 1000 for f in fg]
+        self.samples = sum(int(f['samples']) for f in fg)
+        self.held = sum(int(f['held']) for f in fg)
+        job = [int(f['job_us']) / 1000 for f in fg]
+        self.bound = SHARE_CREDITS * HOG_JOB_MS + (max(job) if job else 2)
+        self.figure = med(self.maxes)
+        self.max = max(self.maxes) if self.maxes else None
+
+    def verdict(self):
+        if self.figure is None:
+            return 'n/a (no valid run)'
+        return 'met' if self.figure <= self.bound + SLACK_MS else 'MISSED'
+
+    def keys(self):
+        return ['%s=%s' % (self.prefix + k, '%.1f' % v if v is not None
+                           else 'n/a')
+                for k, v in (('deadline_ms', self.figure),
+                             ('deadline_max_ms', self.max))]
+
+
+def dep_list(runs, rr=True):
+    """The inversion and deadline rows of the boots judged: this one's, and
+    the round-robin one's with rr."""
+    out = []
+    for prefix in ('', 'rr-') if rr else ('',):
+        out += [Inversion(prefix, runs), Deadline(prefix, runs)]
+    return out
+
+
+INV_HEAD = ['row', 'policy', 'runs ref / in-fence / CPU wait',
+            'fps ref (producer at defaults)', 'fps lowered, in-fence',
+            'fps lowered, CPU wait', 'inversion = in-fence / ref',
+            'min-max', 'inversion_noboost = CPU wait / ref',
+            'producer latency p50 / p99 ms: ref; in-fence; CPU wait',
+            'target', 'verdict']
+DL_HEAD = ['row', 'policy', 'runs', 'samples (still waiting at the '
+           'deadline)', 'p50 ms', 'deadline_ms (slowest per run, median)',
+           'deadline_max_ms (slowest of all)', 'bound ms (credits x hog '
+           'job + own job)', 'target <=', 'verdict']
+
+
+def inversion_rows(deps):
+    rows = []
+    for d in deps:
+        if not isinstance(d, Inversion):
+            continue
+        fps = ['%.2f' % med(d.fps[r]) if d.fps[r] else '-'
+               for r in INVERSION]
+        lat = '; '.join('%.1f / %.1f' % (med([x[0] for x in d.prod[r]]),
+                                         med([x[1] for x in d.prod[r]]))
+                        if d.prod[r] else '-' for r in INVERSION)
+        rows.append([
+            d.name, ','.join(d.policies) or '-',
+            ' / '.join('%d' % len(d.recs[r]) for r in INVERSION)] + fps + [
+            '%.3f' % d.ratio if d.ratio is not None else '-',
+            spread(d.ratios, '%.3f'),
+            '%.3f' % d.noboost if d.noboost is not None else '-', lat,
+            'inversion >= %.2f' % INVERSION_MIN, d.verdict()])
+    return rows
+
+
+def deadline_rows(deps):
+    rows = []
+    for d in deps:
+        if not isinstance(d, Deadline):
+            continue
+        rows.append([
+            d.name, ','.join(d.policies) or '-', '%d' % len(d.recs),
+            '%d (%d)' % (d.samples, d.held),
+            '%.2f' % med(d.p50) if d.p50 else '-',
+            '%.2f' % d.figure if d.figure is not None else '-',
+            '%.2f' % d.max if d.max is not None else '-',
+            '%.0f' % d.bound, '%.0f' % (d.bound + SLACK_MS), d.verdict()])
+    return rows
+
+
+def dep_keys(deps):
+    return [k for d in deps for k in d.keys()]
+
+
+def write_dep_csv(results, runs):
+    with open(os.path.join(results, 'deps.csv'), 'w', newline='') as fp:
+        w = csv.writer(fp)
+        w.writerow(['scenario', 'run', 'valid', 'policy', 'fps', 'missed',
+                    'frames', 'dep', 'dep_ok', 'prod_p50_us', 'prod_p99_us',
+                    'samples', 'held', 'lat_p50_us', 'lat_max_us', 'fg_rq',
+                    'prod_rq', 'hog_busy', 'void'])
+        for scen in sorted(runs):
+            if not is_dep(scen):
+                continue
+            for run, r in sorted(runs[scen].items()):
+                fg, hog = r['fg'] or {}, r['hog'] or {}
+                why = dep_void_reasons(scen, r)
+                w.writerow([
+                    scen, run, int(not why), (r['want'] or {}).get('policy'),
+                    fg.get('fps'), fg.get('missed'), fg.get('frames'),
+                    fg.get('dep'), fg.get('dep_ok'), fg.get('prod_p50_us'),
+                    fg.get('prod_p99_us'), fg.get('samples'), fg.get('held'),
+                    fg.get('lat_p50_us'), fg.get('lat_max_us'),
+                    fmt_rq(rq_counts(fg)) if fg else '',
+                    fmt_rq(rq_counts(fg, 'prod_')) if fg else '',
+                    hog.get('busy'), '; '.join(why)])
+
+
 # kernel/sched/core.c's sched_prio_to_weight[] for CPU nice 0 to 19: CFS's
 # curve, beside the GPU nice weights of the plot's FAIR panel.
 CFS_WEIGHT = (1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70,
@@ -1310,7 +1642,7 @@ def write_csv(results, runs):
                     'fg_rq', 'fg_contended', 'fg_busy', 'hog_rq',
                     'hog_jobs', 'hog_busy', 'act_ms', 'void'])
         for scen in sorted(runs):
-            if is_share(scen):
+            if is_share(scen) or is_dep(scen):
                 continue
             for run, r in sorted(runs[scen].items()):
                 fg, hog = r['fg'] or {}, r['hog'] or {}
@@ -1354,13 +1686,19 @@ class Verdict:
         self.depths = depth_scens(runs, self.base, by['alone'], by)
         self.cells = sweep_cells(runs)
         self.shares = share_list(runs, rr)
+        self.deps = dep_list(runs, rr)
         problems = list(errors)
-        # The share runs' own, for a line whose shares alone are gated.
-        self.share_problems = []
+        # The share and dependency runs' own, for a line whose shares and
+        # dependency rows alone are gated (FAIR).
+        self.share_problems, self.dep_problems = [], []
         for name in sorted(runs):
+            if not selected(name):
+                continue
             for run, r in sorted(runs[name].items()):
                 if is_share(name):
                     why = share_void_reasons(name, r, SHARE_RQS[name])
+                elif is_dep(name):
+                    why = dep_void_reasons(name, r)
                 else:
                     why = void_reasons(name, r)
                 if why:
@@ -1370,23 +1708,52 @@ class Verdict:
                         if r['stderr'] else ''))
                     if is_share(name):
                         self.share_problems.append(problems[-1])
+                    if is_dep(name):
+                        self.dep_problems.append(problems[-1])
         self.share_problems += ['no valid run of: %s' % s.name
-                                for s in self.shares if not s.recs]
+                                for s in self.shares
+                                if not s.recs and selected(s.name)]
+        dep_missing = [n for d in self.deps
+                       for n in (d.missing() if isinstance(d, Inversion)
+                                 else [d.name] if not d.recs else [])
+                       if selected(n)]
+        self.dep_problems += ['no valid run of: %s' % n for n in dep_missing]
         missing = [s.name for s in self.scens if s.ratio is None] + \
-            ['depth %d%s' % (d, ' lowered' if low else '')
+            ['depth%d%s' % (d, '-low' if low else '')
              for (d, low), s in sorted(self.depths.items())
              if s.ratio is None] + \
-            [s.name for s in self.shares if not s.recs]
-        if not self.cells or any(not c['p99'] for c in self.cells):
+            [s.name for s in self.shares if not s.recs] + dep_missing
+        missing = [n for n in missing if selected(n)]
+        if any(selected('sweep-c%d-j%d' % (c, j)) for c in (1, 2)
+               for j in (1, 4, 16)) and \
+                (not self.cells or any(not c['p99'] for c in self.cells)):
             missing.append('a sweep cell')
         if missing:
             problems.append('no valid run of: %s' % ', '.join(missing))
         self.problems = problems
+        self.dep_missed = [d.name for d in self.deps
+                           if d.verdict() == 'MISSED' and selected(d.name)]
         self.missed = [s.name for s in self.scens
-                       if s.verdict() == 'MISSED'] + \
+                       if s.verdict() == 'MISSED' and selected(s.name)] + \
             ['sweep credits %d job %d ms' % (c['credits'], c['job'])
-             for c in self.cells if sweep_verdict(c) == 'MISSED'] + \
-            [s.name for s in self.shares if s.verdict() == 'MISSED']
+             for c in self.cells if sweep_verdict(c) == 'MISSED' and
+             selected('sweep-c%d-j%d' % (c['credits'], c['job']))] + \
+            [s.name for s in self.shares
+             if s.verdict() == 'MISSED' and selected(s.name)] + \
+            self.dep_missed
+
+    def tables(self):
+        """The rows of each table, in a quick run only the selected."""
+        def sel(rows):
+            return [r for r in rows if selected(r[0])]
+        depth = [r for r in depth_rows(self.depths)
+                 if selected('depth' + r[0])]
+        sweep = [r for r in sweep_rows(self.cells)
+                 if selected('sweep-c%s-j%s' % (r[1], r[0]))]
+        return (sel(scenario_rows(self.scens)), depth, sweep,
+                sel(share_rows(self.shares)),
+                sel(inversion_rows(self.deps)),
+                sel(deadline_rows(self.deps)))
 
 
 class Line:
@@ -1401,6 +1768,7 @@ class Line:
     def __init__(self, spec):
         self.label, _, self.dir = spec.partition('=')
         self.sets = []
+        self.skipped = []
         for sub, pol in (('', '1'), ('fair', POLICY_FAIR)):
             name = '%s %s' % (self.label, POLICY_NAMES[pol])
             path = os.path.join(self.dir, sub, 'console.log')
@@ -1409,6 +1777,10 @@ class Line:
             runs, info, errors = {}, {}, []
             if os.path.exists(path):
                 load_log(path, runs, info, errors, '')
+            elif ROWS is not None:
+                # A quick run that did not boot it.
+                self.skipped.append(name)
+                continue
             else:
                 errors.append('no %s' % path)
             if has_rr:
@@ -1420,14 +1792,16 @@ class Line:
                     name=name, info=info, problems=v.problems,
                     missed=v.missed, gate='shares' if fair else 'all',
                     fair=fair, shares=v.shares,
-                    gated_problems=(errors + v.share_problems) if fair
+                    gated_problems=(errors + v.share_problems +
+                                    v.dep_problems) if fair
                     else v.problems,
                     gated_missed=[s.name for s in v.shares
-                                  if s.verdict() == 'MISSED'] if fair
+                                  if s.verdict() == 'MISSED' and
+                                  selected(s.name)] + v.dep_missed if fair
                     else v.missed,
-                    tables=(scenario_rows(v.scens), depth_rows(v.depths),
-                            sweep_rows(v.cells), share_rows(v.shares)),
-                    lines=(share_line(v.shares), effect_line(v.scens))))
+                    tables=v.tables(),
+                    lines=(share_line(v.shares),
+                           effect_line(v.scens, v.deps))))
 
     def machine(self):
         return ['%s: guest kernel %s; clocksource %s; hrtimer resolution '
@@ -1456,27 +1830,57 @@ def labelled(label, rows, gated=True):
     return out
 
 
+# The tables, in order (Verdict.tables()); under FAIR the shares and the
+# dependency rows gate (Line).
+HEADS = [HEAD, DEPTH_HEAD, SWEEP_HEAD, SHARE_HEAD, INV_HEAD, DL_HEAD]
+FAIR_GATED = (3, 4, 5)
+
+
 def main():
+    global ROWS
     ap = report_args('make effect')
     ap.add_argument('--line', action='append', default=[],
                     metavar='NAME=FOLDER',
                     help="another kernel line's runs, reported beside")
+    ap.add_argument('--rows', metavar='WORDS',
+                    help='a quick run (make effect EFFECT_ROWS): judge and '
+                    'show only the rows whose name, without rr-, starts '
+                    'with one of these words (comma or space separated; '
+                    '"all" for every row), skip the boots that did not '
+                    'run, and leave the document alone')
     args = ap.parse_args()
     doc, allow_missed, results = args.doc, args.allow_missed, args.results
+    partial = args.rows is not None
+    if partial:
+        words = args.rows.replace(',', ' ').split()
+        ROWS = [''] if not words or 'all' in words else words
     lines = [Line(spec) for spec in args.line]
-    runs, info, errors = load(results)
+    if partial and not os.path.exists(os.path.join(results,
+                                                   'console.log')):
+        # A quick run without this line: the other lines' rows only.
+        runs, info, errors = {}, {}, []
+        skipped = [results]
+    else:
+        runs, info, errors = load(results)
+        skipped = []
+    skipped += [n for ln in lines for n in ln.skipped]
     host = host_info(results)
     v = Verdict(runs, errors)
+    if partial and not runs:
+        # Not booted: none of its rows is judged.
+        v.problems, v.missed = [], []
     scens, cells = v.scens, v.cells
-    write_csv(results, runs)
-    write_share_csv(results, runs)
+    if not skipped or runs:
+        write_csv(results, runs)
+        write_share_csv(results, runs)
+        write_dep_csv(results, runs)
 
     # This line's rows, then the other lines' (the column "line").
     label = info.get('kernel', '?').split('-')[0].rsplit('.', 1)[0] \
         if lines else None
-    tables = [scenario_rows(scens), depth_rows(v.depths), sweep_rows(cells),
-              share_rows(v.shares)]
-    heads = [HEAD, DEPTH_HEAD, SWEEP_HEAD, SHARE_HEAD]
+    tables = list(v.tables()) if runs or not partial else \
+        [[] for _ in HEADS]
+    heads = list(HEADS)
     if lines:
         heads = [['line'] + h for h in heads]
         tables = [labelled(label, t) for t in tables]
@@ -1485,16 +1889,12 @@ def main():
                 for i, t in enumerate(st['tables']):
                     tables[i] += labelled(st['name'], t,
                                           gated=st['gate'] == 'all' or
-                                          t is st['tables'][-1])
-    table, dtable, stable, shtable = tables
-    HEAD_, DEPTH_HEAD_, SWEEP_HEAD_, SHARE_HEAD_ = heads
-    mach = machine(info, host, scens)
+                                          i in FAIR_GATED)
+    mach = machine(info, host, scens) if runs or not partial else []
     for ln in lines:
         mach += ln.machine()
-    md = markdown(HEAD_, table) + '\n' + markdown(DEPTH_HEAD_, dtable) + \
-        '\n' + markdown(SWEEP_HEAD_, stable) + '\n' + \
-        markdown(SHARE_HEAD_, shtable)
-    line = effect_line(scens)
+    md = '\n'.join(markdown(h, t) for h, t in zip(heads, tables))
+    line = effect_line(scens, v.deps)
     sline = share_line(v.shares)
     other = ['[%s] %s' % (st['name'], x) for ln in lines for st in ln.sets
              for x in st['lines']]
@@ -1505,14 +1905,16 @@ def main():
         fp.write(md)
     fair = [fair_points(st['shares']) for ln in lines for st in ln.sets
             if st['fair']]
-    png = plot(results, [s for s in scens if not s.name.startswith('rr-')],
-               cells, runs, fair[0] if fair else None)
+    png = None if partial else plot(
+        results, [s for s in scens if not s.name.startswith('rr-')], cells,
+        runs, fair[0] if fair else None)
 
     print()
     for m in mach:
         print('  ' + m)
-    for t_head, t in ((HEAD_, table), (DEPTH_HEAD_, dtable),
-                      (SWEEP_HEAD_, stable), (SHARE_HEAD_, shtable)):
+    for t_head, t in zip(heads, tables):
+        if partial and not t:
+            continue
         print()
         print_table(t_head, t)
     print()
@@ -1528,10 +1930,17 @@ def main():
     for m in missed:
         print('report: target MISSED: %s%s' % (
             m, ' (allowed: EFFECT_ALLOW_MISSED)' if allow_missed else ''))
-    print('results: %s/{runs.csv,shares.csv,table.md%s}' % (
-        results, ',effect.png' if png else ''))
+    if runs or not partial:
+        print('results: %s/{runs.csv,shares.csv,deps.csv,table.md%s}' % (
+            results, ',effect.png' if png else ''))
+    if skipped:
+        print('report: not booted in this quick run: %s' % ', '.join(
+            skipped))
     if doc:
-        if problems or missed or other_problems:
+        if partial:
+            print('report: %s left as it was: a quick run (--rows %s)' % (
+                doc, args.rows or 'all'))
+        elif problems or missed or other_problems:
             print('report: %s left as it was: %s' % (
                 doc, 'void or missing runs' if problems or other_problems
                 else 'a target was missed'))
@@ -1540,8 +1949,9 @@ def main():
                 other + [sline, line]), png)
     for x in other:
         print(x)
-    print(sline)
-    print(line)
+    if runs or not partial:
+        print(sline)
+        print(line)
     if problems:
         print('effect: FAILED, %d void or missing run(s)' % len(problems))
         return 1

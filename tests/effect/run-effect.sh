@@ -4,16 +4,20 @@
 # console log; tests/effect/report.py turns it into the table and the plot.
 #
 # usage: run-effect.sh <bzImage> <initramfs> <result dir> [runs] [seconds]
-#        [rr|fair]...
+#        [rr|fair|none]...
 # The boots after the default one (FIFO): rr (the default) runs the rr-*
 # rows under round robin, fair (the 7.3 line) every scenario again under
 # drm_sched's FAIR policy, each with its console log in <result dir>/rr or
-# <result dir>/fair.
+# <result dir>/fair; none, the FIFO boot alone.
+# EFFECT_ROWS (make effect's, words separated by spaces or commas): a quick
+# run of only the rows whose name, without rr-, starts with one of them.
 set -u
 kernel=$1 initrd=$2 results=$3 runs=${4:-3} secs=${5:-5}
 shift $(($# < 5 ? $# : 5))
 [ $# -gt 0 ] || set -- rr
+[ "$*" = none ] && set --
 here=$(dirname "$0")
+rows=$(echo "${EFFECT_ROWS:-}" | tr ' ' ',' | sed 's/,,*/,/g; s/^,//; s/,$//')
 
 # shellcheck source=tests/lib/host.sh
 . "$here/../lib/host.sh"
@@ -24,10 +28,10 @@ here=$(dirname "$0")
 	echo "date $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$results/host-info"
 
-# Per round: 12 scenarios (the live one 1.5 times as long) and 6 sweep cells
+# Per round: 16 scenarios (the live one 1.5 times as long) and 6 sweep cells
 # of $secs s, 6 cells of the depth sweep of 3 s and 6 share runs of about 5 s.
-limit=$((runs * (19 * secs + 110) + 300))
-# The round-robin boot: 3 rows of $secs s and 10 share runs; the FAIR boot
+limit=$((runs * (23 * secs + 120) + 300))
+# The round-robin boot: 7 rows of $secs s and 10 share runs; the FAIR boot
 # all of them, and one more share run, each share run of 6 s instead of 3.
 for b in "$@"; do
 	case $b in
@@ -38,14 +42,14 @@ for b in "$@"; do
 	esac
 done
 echo "  EFFECT  $runs runs of $secs s per scenario (guest limit ${limit}s)," \
-	"then the boots: $*"
+	"then the boots: ${*:-none}${rows:+; only the rows $rows}"
 # The guest needs a TSC clock for high-resolution timers (clock-args.sh).
 # A boot without one all the same (tests/guest/effect.sh stops at once) is
 # repeated, up to 3 times.
 clock=$("$here/clock-args.sh")
 boot() { # boot <result dir> <time limit> <kernel arguments>
 	for attempt in 1 2 3; do
-		GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs $clock $3 ${EFFECT_APPEND:-}" \
+		GUEST_APPEND="gpunice.effect gpunice.effect_runs=$runs gpunice.effect_seconds=$secs${rows:+ gpunice.effect_rows=$rows} $clock $3 ${EFFECT_APPEND:-}" \
 			GUEST_TIMEOUT=${GUEST_TIMEOUT:-$2} \
 			"$here/../run-guest.sh" "$kernel" "$initrd" "$1" >/dev/null
 		log=$1/console.log
@@ -66,7 +70,7 @@ boot() { # boot <result dir> <time limit> <kernel arguments>
 boot "$results" "$limit" "" || exit 1
 for b in "$@"; do
 	case $b in
-	rr) policy=0 limit2=$((runs * (3 * secs + 100) + 300)) ;;
+	rr) policy=0 limit2=$((runs * (7 * secs + 110) + 300)) ;;
 	fair) policy=2 limit2=$((limit + runs * 100)) ;;
 	esac
 	mkdir -p "$results/$b"

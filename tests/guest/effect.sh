@@ -2,9 +2,12 @@
 # make effect, in the test guest (gpunice.effect on the kernel command line,
 # see tests/effect/run-effect.sh): a foreground frame loop at 60 Hz with
 # 2 ms jobs on simgpu, alone and beside a GPU hog under each way of setting
-# priorities, then the sweep of hog job length by credit limit. Every line
-# of gpuload is passed on as "@@EFFECT <scenario> <run> <role> <line>";
-# tests/effect/report.py computes the medians, the table and the plot.
+# priorities; the same loop depending every frame on a producer's job
+# (inversion-*) and a deadline set on a lowered client's fence (deadline),
+# the hog beside them; then the sweep of hog job length by credit limit.
+# Every line of gpuload is passed on as "@@EFFECT <scenario> <run> <role>
+# <line>"; tests/effect/report.py computes the medians, the table and the
+# plot.
 #
 # gpunice.effect_runs=N (default 3) rounds, each running every scenario once
 # (rounds rather than N runs in a row, so that a slow spell of the host hits
@@ -17,14 +20,18 @@
 #
 # gpunice.effect_set=rr: the boot with drm_sched's round-robin policy
 # (gpu_sched.sched_policy=0, run-effect.sh's second boot): only the rows
-# named rr-* (alone, contended, gpunice10 and the shares).
+# named rr-* (alone, contended, gpunice10, the inversion and deadline rows
+# and the shares).
 # gpunice.effect_set=fair: the boot with the FAIR policy of the 7.3 line
 # (gpu_sched.sched_policy=2): every scenario, under its own name.
+# gpunice.effect_rows=WORD,...: a quick run (make effect EFFECT_ROWS=...),
+# only the rows whose name, without rr-, starts with one of the words.
 set -u
-arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9a-z]*\).*/\1/p" /proc/cmdline; }
+arg() { sed -n "s/.*gpunice\.effect_$1=\([0-9a-z,-]*\).*/\1/p" /proc/cmdline; }
 runs=$(arg runs)
 secs=$(arg seconds)
 set=$(arg set)
+rows=$(arg rows)
 runs=${runs:-3}
 secs=${secs:-5}
 set=${set:-fifo}
@@ -38,6 +45,15 @@ fps=60
 job_us=2000
 hog_ms=4
 depth=4
+# The inversion rows' producer: a job of this length at each frame, at
+# GPU nice $low_nice in the lowered rows. The deadline row: one job of
+# $job_us at GPU nice $low_nice every $dl_period_ms ms, its deadline set
+# $dl_after_ms ms after its submission (then the hog's jobs queued before
+# it have all been handed to the engine: depth x hog job = 16 ms).
+prod_us=1000
+low_nice=10
+dl_after_ms=20
+dl_period_ms=250
 tmp=/tmp/effect
 mkdir -p $tmp
 rc=0
@@ -92,14 +108,25 @@ frame() { # frame <command prefix...>: the measured loop, in the foreground
 # Each run names the policy drm_sched really ran it under.
 policy=$(cat /sys/module/gpu_sched/parameters/sched_policy 2>/dev/null ||
 	echo unknown)
-want() { # want <scenario> <run> <fg run queue> <hog run queue or ->
-	echo "@@EFFECT $1 $2 want fg=$3 hog=$4 policy=$policy"
+want() { # want <scenario> <run> <fg run queue> <hog run queue or -> [prod=Q]
+	echo "@@EFFECT $1 $2 want fg=$3 hog=$4 policy=$policy${5:+ $5}"
+}
+
+# Is a row in the quick run's selection (all of them without one)?
+selected() { # selected <row name>
+	[ -z "$rows" ] && return 0
+	for _w in $(echo "$rows" | tr ',' ' '); do
+		case ${1#rr-} in
+		"$_w"*) return 0 ;;
+		esac
+	done
+	return 1
 }
 
 scenario() { # scenario <name> <run>
 	: >$tmp/hog
 	case $1 in
-	rr-alone|rr-contended|rr-gpunice10)
+	rr-*)
 		# The same rows on the round-robin boot.
 		: >$tmp/fg
 		scenario "${1#rr-}" "$2" | sed "s/^@@EFFECT ${1#rr-} /@@EFFECT $1 /"
@@ -201,6 +228,34 @@ scenario() { # scenario <name> <run>
 		frame
 		stop_hog
 		want "$1" "$2" normal low ;;
+	inversion-ref|inversion|inversion-noboost)
+		# Each frame depends on a small job of a producer (a thread
+		# of the fg's process, its own DRM file), the hog at defaults
+		# beside them: the producer at defaults (ref), lowered with
+		# the frame's job depending on it by in-fence (inversion:
+		# what a boost along the dependency can help), or lowered
+		# with the fg waiting for its fence on the CPU (noboost: no
+		# dependency the kernel knows of).
+		case $1 in
+		inversion-ref) pp=none dep=fence q=normal ;;
+		inversion) pp=$low_nice dep=fence q=low ;;
+		inversion-noboost) pp=$low_nice dep=cpu q=low ;;
+		esac
+		start_hog $hog_ms
+		gpuload --inversion --dep "$dep" --producer-prio "$pp" \
+			--producer-us $prod_us --fps $fps --job-us $job_us \
+			--seconds "$secs" >$tmp/fg 2>&1
+		stop_hog
+		want "$1" "$2" normal normal "prod=$q" ;;
+	deadline)
+		# A lowered client's job, the hog at defaults busy; the
+		# waiter (defaults) sets a deadline on its fence.
+		start_hog $hog_ms
+		gpuload --deadline --producer-prio $low_nice --job-us $job_us \
+			--after-ms $dl_after_ms --period-ms $dl_period_ms \
+			--seconds "$secs" >$tmp/fg 2>&1
+		stop_hog
+		want "$1" "$2" - normal prod=low ;;
 	esac
 	emit "$1" "$2" fg $tmp/fg
 	emit "$1" "$2" hog $tmp/hog
@@ -384,6 +439,9 @@ info frame "fps=$fps job_us=$job_us"
 info hog "job_ms=$hog_ms depth=$depth"
 info depth_seconds "$depth_secs"
 info share "seconds=$share_secs job_ms=$hog_ms depth=$depth close_hold_s=$close_hold"
+info inversion "producer_us=$prod_us producer_nice=$low_nice"
+info deadline "job_us=$job_us nice=$low_nice after_ms=$dl_after_ms period_ms=$dl_period_ms"
+info rows "${rows:-all}"
 
 if ! load_simgpu 2; then
 	echo "@@EFFECT error simgpu with credits=2 could not be loaded"
@@ -395,23 +453,30 @@ shares="share-equal share-equal3 share-n1 share-n10 share-n19 share-cpunice10
 	share-idle share-n10-sync share-idle-sync share-raised"
 # FAIR grades the weight per GPU nice step (the 7.3 series): its own row.
 [ "$set" = fair ] && shares="$shares share-n5"
+# The rows of priority inversion and fence deadlines (issue 40), on every
+# boot.
+deps="inversion-ref inversion inversion-noboost deadline"
 if [ "$set" = rr ]; then
 	scens="rr-alone rr-contended rr-gpunice10"
+	# shellcheck disable=SC2086
+	scens="$scens $(for s in $deps; do printf 'rr-%s ' $s; done)"
 	# shellcheck disable=SC2086
 	shares=$(for s in $shares; do printf 'rr-%s ' $s; done)
 else
 	scens="alone contended gpunice10 idle cpunice10 live raised tabs
 		gpu-thread shared driver-thread driver-pidfd
-		depth2 depth3 depth6 depth2-low depth3-low depth6-low"
+		depth2 depth3 depth6 depth2-low depth3-low depth6-low $deps"
 	shares="$shares share-close"
 fi
 run=1
 while [ $run -le "$runs" ]; do
 	for s in $scens; do
+		selected "$s" || continue
 		echo "@@EFFECT progress $s $run"
 		scenario "$s" "$run"
 	done
 	for s in $shares; do
+		selected "$s" || continue
 		echo "@@EFFECT progress $s $run"
 		share_scenario "$s" "$run"
 	done
@@ -419,6 +484,14 @@ while [ $run -le "$runs" ]; do
 done
 
 [ "$set" = rr ] && runs=0
+# A quick run without a sweep cell skips the sweep.
+sweep_any=
+for c in 1 2; do
+	for ms in 1 4 16; do
+		selected "sweep-c$c-j$ms" && sweep_any=1
+	done
+done
+[ -n "$sweep_any" ] || runs=0
 run=1
 while [ $run -le "$runs" ]; do
 	for credits in 1 2; do
@@ -428,6 +501,7 @@ while [ $run -le "$runs" ]; do
 			continue
 		fi
 		for ms in 1 4 16; do
+			selected "sweep-c$credits-j$ms" || continue
 			echo "@@EFFECT progress sweep-c$credits-j$ms $run"
 			sweep $credits $ms $run
 		done

@@ -48,6 +48,36 @@
  *	before each submission.
  *   shared --shared, the options of tabs
  *	As gpu-thread, but both tabs submit to one DRM file (one entity).
+ *   inversion  --inversion --fps HZ --job-us N --seconds S
+ *		[--producer-us N] [--producer-prio P] [--dep fence|cpu]
+ *	Priority inversion: the frame loop's every frame depends on a job
+ *	of a producer, a second thread with its own DRM file and its own
+ *	GPU priority (--producer-prio, set on that thread), which submits
+ *	one job of --producer-us (default 1000) at each frame boundary.
+ *	--dep fence (the default): the frame's job takes the producer's
+ *	out-fence as its in-fence (simgpu's SIMGPU_SUBMIT_IN_FENCE, a
+ *	dependency drm_sched knows of); --dep cpu: the frame loop waits for
+ *	the producer's fence on the CPU (poll() on its sync_file), then
+ *	submits its job without one, so that the kernel knows of no
+ *	dependency. The frame is counted as in the frame loop; the
+ *	producer's jobs are counted per run queue (prod_rq_...) with their
+ *	submit-to-end latency (prod_p50_us ...), and dep_ok= counts the
+ *	frames whose job really came after the producer's: started once the
+ *	producer's job was due to end (fence), or submitted once its fence
+ *	signalled (cpu).
+ *   deadline   --deadline --job-us N --seconds S [--producer-prio P]
+ *		[--after-ms D] [--period-ms T]
+ *	A fence deadline: every T ms (default 250) a client at --producer-prio
+ *	(a second thread, its own DRM file) submits one job of --job-us with
+ *	an out-fence; D ms later (default 20) the main thread, the waiter,
+ *	sets a deadline on that sync_file (SYNC_IOC_SET_DEADLINE, due at
+ *	once), then waits for the job. Per sample: from just before the
+ *	deadline was set to the job's end on the engine (simgpu's end_ns),
+ *	0 if it had ended by then;
+ *	held= counts the samples whose job had not started when the deadline
+ *	was set (the deadline had something to do), contended= those
+ *	submitted while the engine had other jobs, set_errors= failed
+ *	SET_DEADLINE calls.
  *   now    --now
  *	Prints CLOCK_MONOTONIC in ns, for scripts that time events against
  *	the figures above.
@@ -69,6 +99,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -82,6 +113,7 @@
 #include <unistd.h>
 
 #include <gpuprio.h>
+#include <linux/sync_file.h>
 #include "simgpu_drm.h"
 
 #define NSEC_PER_SEC	1000000000LL
@@ -121,6 +153,11 @@ struct options {
 	bool close_on_mark;	/* the hog closes its file at SIGUSR1 */
 	enum tabs_mode tabs;
 	int fg_prio, bg_prio;	/* -1: leave the thread's GPU priority */
+	bool inversion, deadline;
+	bool dep_cpu;		/* --dep cpu: the frame waits on the CPU */
+	long long producer_ns;	/* --inversion's producer job */
+	int producer_prio;	/* -1: the thread's own */
+	long long after_ns, period_ns;	/* --deadline */
 };
 
 /*
@@ -374,18 +411,29 @@ static int open_simgpu(const struct options *o)
 	return find_device(path, sizeof(path));
 }
 
-static int submit(int fd, unsigned int engine, long long duration_ns,
-		  struct drm_simgpu_submit *s)
+/* With SIMGPU_SUBMIT_* @flags; @in_fd the in-fence, if the flag says so. */
+static int submit_ex(int fd, unsigned int engine, long long duration_ns,
+		     unsigned int flags, int in_fd, struct drm_simgpu_submit *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->duration_ns = (unsigned long long)duration_ns;
 	s->engine = engine;
+	s->flags = flags;
+	if (flags & SIMGPU_SUBMIT_IN_FENCE)
+		s->in_fence_fd = in_fd;
 	if (ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, s)) {
 		fprintf(stderr, "gpuload: SIMGPU_SUBMIT of %lld ns on engine "
-			"%u: %s\n", duration_ns, engine, strerror(errno));
+			"%u (flags %#x): %s\n", duration_ns, engine, flags,
+			strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+static int submit(int fd, unsigned int engine, long long duration_ns,
+		  struct drm_simgpu_submit *s)
+{
+	return submit_ex(fd, engine, duration_ns, 0, -1, s);
 }
 
 /*
@@ -1175,6 +1223,325 @@ out:
 	return ret ? EXIT_DEVICE : 0;
 }
 
+/* --- a producer: another client's jobs, on request ---------------------- */
+
+/*
+ * A thread with its own GPU priority and DRM file (its own drm_sched
+ * entity) that submits one job with an out-fence whenever asked: the other
+ * client of --inversion and --deadline. Only its submissions need its
+ * priority (simgpu's entity follows the submitting task); the caller waits
+ * for its jobs on its file.
+ */
+struct producer {
+	const struct options *o;
+	long long job_ns;
+	int prio;		/* -1: leave the thread's own */
+	int fd;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int asked, answered;	/* under lock */
+	int ready;		/* 1 opened, -1 failed; under lock */
+	bool quit;
+	int err;
+	struct drm_simgpu_submit s;	/* the last job's */
+};
+
+static void *producer_main(void *arg)
+{
+	struct producer *p = arg;
+	struct drm_simgpu_submit s;
+	int fd = -1, err;
+
+	if (!set_thread_prio(p->prio, "producer"))
+		fd = open_simgpu(p->o);
+	pthread_mutex_lock(&p->lock);
+	p->fd = fd;
+	p->ready = fd < 0 ? -1 : 1;
+	pthread_cond_broadcast(&p->cond);
+	while (fd >= 0) {
+		while (p->asked == p->answered && !p->quit)
+			pthread_cond_wait(&p->cond, &p->lock);
+		if (p->quit)
+			break;
+		pthread_mutex_unlock(&p->lock);
+		err = submit_ex(fd, p->o->engine, p->job_ns,
+				SIMGPU_SUBMIT_OUT_FENCE, -1, &s);
+		pthread_mutex_lock(&p->lock);
+		p->s = s;
+		p->err = err;
+		p->answered++;
+		pthread_cond_broadcast(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static int producer_start(struct producer *p, const struct options *o,
+			  long long job_ns, int prio)
+{
+	int err;
+
+	*p = (struct producer){ .o = o, .job_ns = job_ns, .prio = prio,
+				.fd = -1 };
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	err = pthread_create(&p->thread, NULL, producer_main, p);
+	if (err) {
+		fprintf(stderr, "gpuload: pthread_create: %s\n", strerror(err));
+		return -1;
+	}
+	pthread_mutex_lock(&p->lock);
+	while (!p->ready)
+		pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	return p->ready > 0 ? 0 : -1;
+}
+
+/* One job of the producer, submitted by its thread; @s its answer. */
+static int producer_ask(struct producer *p, struct drm_simgpu_submit *s)
+{
+	int err;
+
+	pthread_mutex_lock(&p->lock);
+	p->asked++;
+	pthread_cond_broadcast(&p->cond);
+	while (p->answered != p->asked)
+		pthread_cond_wait(&p->cond, &p->lock);
+	*s = p->s;
+	err = p->err;
+	pthread_mutex_unlock(&p->lock);
+	return err;
+}
+
+static void producer_stop(struct producer *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->quit = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	if (p->fd >= 0)
+		close(p->fd);
+}
+
+/*
+ * Wait on the CPU for a sync_file to signal, as a client that waits for a
+ * buffer before it submits: poll() for POLLIN, never past WAIT_LIMIT_NS.
+ */
+static int wait_sync_file(int fd)
+{
+	long long limit = now_ns() + WAIT_LIMIT_NS;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n;
+
+	for (;;) {
+		n = poll(&pfd, 1, 100);
+		if (n > 0 && (pfd.revents & POLLIN))
+			return 0;
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 || now_ns() > limit) {
+			errno = n > 0 ? EIO : ETIME;
+			break;
+		}
+	}
+	fprintf(stderr, "gpuload: poll on the producer's sync_file: %s\n",
+		strerror(errno));
+	return -1;
+}
+
+/* --- priority inversion ------------------------------------------------ */
+
+struct producer_stats {
+	struct rq_count rq;
+	long long *latency_ns;	/* submit to end, per job */
+	size_t jobs, contended;
+	long long busy_ns;
+	unsigned int prio;
+};
+
+/*
+ * The frame loop with a dependency: at each boundary the producer submits
+ * its job, then the frame's job depends on it (in-fence), or is submitted
+ * once it ended (--dep cpu).
+ */
+static int inversion_loop(int fd, struct producer *p, const struct options *o,
+			  struct frame_stats *st, struct producer_stats *ps,
+			  size_t *dep_ok)
+{
+	long long period = (long long)(NSEC_PER_SEC / o->fps);
+	long long deadline, next, end;
+	struct drm_simgpu_submit s, prod;
+	struct drm_simgpu_wait w, pw;
+	int r;
+
+	st->start_ns = now_ns();
+	end = st->start_ns + (long long)(o->seconds * NSEC_PER_SEC);
+	for (next = st->start_ns; next < end && !stop_requested &&
+	     st->frames < st->cap;) {
+		deadline = next + period;
+		if (producer_ask(p, &prod))
+			return -1;
+		count_job(&ps->rq, &prod);
+		ps->prio = prod.priority;
+		ps->contended += prod.engine_jobs > 0;
+		if (!o->dep_cpu) {
+			r = submit_ex(fd, o->engine, o->job_ns,
+				      SIMGPU_SUBMIT_IN_FENCE, prod.out_fence_fd,
+				      &s);
+			close(prod.out_fence_fd);
+			if (r || wait_job(fd, s.handle, &w) ||
+			    wait_job(p->fd, prod.handle, &pw))
+				return -1;
+			*dep_ok += (long long)w.start_ns >=
+				   (long long)pw.start_ns + p->job_ns;
+		} else {
+			r = wait_sync_file(prod.out_fence_fd);
+			close(prod.out_fence_fd);
+			if (r || wait_job(p->fd, prod.handle, &pw) ||
+			    submit(fd, o->engine, o->job_ns, &s) ||
+			    wait_job(fd, s.handle, &w))
+				return -1;
+			*dep_ok += w.submit_ns >= pw.end_ns;
+		}
+		ps->latency_ns[ps->jobs++] = (long long)(pw.end_ns -
+							 pw.submit_ns);
+		ps->busy_ns += (long long)(pw.end_ns - pw.start_ns);
+		next = frame_done(st, o, &s, &w, deadline);
+		sleep_until(next);
+	}
+	return 0;
+}
+
+static int run_inversion(const struct options *o)
+{
+	struct producer_stats ps = { .prio = UINT_MAX };
+	struct frame_stats st;
+	struct producer p;
+	size_t dep_ok = 0, n;
+	double secs;
+	int fd, ret = -1;
+
+	if (set_thread_prio(o->fg_prio, "frame loop") ||
+	    frame_stats_init(&st, o))
+		return EXIT_DEVICE;
+	ps.latency_ns = calloc(st.cap, sizeof(*ps.latency_ns));
+	fd = ps.latency_ns ? open_simgpu(o) : -1;
+	if (fd < 0) {
+		free(ps.latency_ns);
+		frame_stats_free(&st);
+		return EXIT_DEVICE;
+	}
+	if (!producer_start(&p, o, o->producer_ns, o->producer_prio))
+		ret = inversion_loop(fd, &p, o, &st, &ps, &dep_ok);
+	producer_stop(&p);
+	close(fd);
+	if (!ret) {
+		secs = (double)(st.end_ns - st.start_ns) / NSEC_PER_SEC;
+		n = ps.jobs;
+		print_frame_result("inversion", o, &st);
+		qsort(ps.latency_ns, n, sizeof(*ps.latency_ns), cmp_ll);
+		printf(" dep=%s dep_ok=%zu prod_jobs=%zu prod_job_us=%lld "
+		       "prod_prio=%s", o->dep_cpu ? "cpu" : "fence", dep_ok, n,
+		       o->producer_ns / NSEC_PER_USEC, prio_name(ps.prio));
+		print_rq("prod_", &ps.rq);
+		printf(" prod_contended=%zu prod_busy=%.3f prod_p50_us=%lld "
+		       "prod_p99_us=%lld prod_max_us=%lld\n", ps.contended,
+		       secs > 0 ? (double)ps.busy_ns / NSEC_PER_SEC / secs : 0.0,
+		       percentile(ps.latency_ns, n, 50) / NSEC_PER_USEC,
+		       percentile(ps.latency_ns, n, 99) / NSEC_PER_USEC,
+		       n ? ps.latency_ns[n - 1] / NSEC_PER_USEC : 0);
+	}
+	free(ps.latency_ns);
+	frame_stats_free(&st);
+	return ret ? EXIT_DEVICE : 0;
+}
+
+/* --- a deadline on a lowered client's fence ------------------------------ */
+
+/* Deadline samples at most: one per --period-ms over --seconds. */
+#define MAX_SAMPLES	4096
+
+static int deadline_loop(struct producer *p, const struct options *o,
+			 long long *lat, struct producer_stats *ps,
+			 size_t *held, size_t *set_errors)
+{
+	long long end = now_ns() + (long long)(o->seconds * NSEC_PER_SEC);
+	struct sync_set_deadline dl;
+	struct drm_simgpu_submit s;
+	struct drm_simgpu_wait w;
+	long long t0, t_set;
+
+	while (!stop_requested && ps->jobs < MAX_SAMPLES &&
+	       (t0 = now_ns()) < end) {
+		if (producer_ask(p, &s))
+			return -1;
+		count_job(&ps->rq, &s);
+		ps->prio = s.priority;
+		ps->contended += s.engine_jobs > 0;
+		sleep_until(t0 + o->after_ns);
+		/* Due at once: the waiter needs it now. */
+		t_set = now_ns();
+		memset(&dl, 0, sizeof(dl));
+		dl.deadline_ns = (unsigned long long)t_set;
+		if (ioctl(s.out_fence_fd, SYNC_IOC_SET_DEADLINE, &dl)) {
+			fprintf(stderr, "gpuload: SYNC_IOC_SET_DEADLINE: %s\n",
+				strerror(errno));
+			(*set_errors)++;
+		}
+		close(s.out_fence_fd);
+		if (wait_job(p->fd, s.handle, &w))
+			return -1;
+		*held += (long long)w.start_ns > t_set;
+		/* A job that ended before the deadline was set: 0. */
+		lat[ps->jobs++] = (long long)w.end_ns > t_set ?
+				  (long long)w.end_ns - t_set : 0;
+		ps->busy_ns += (long long)(w.end_ns - w.start_ns);
+		sleep_until(t0 + o->period_ns);
+	}
+	return 0;
+}
+
+static int run_deadline(const struct options *o)
+{
+	struct producer_stats ps = { .prio = UINT_MAX };
+	long long start = now_ns(), *lat;
+	size_t held = 0, set_errors = 0, n;
+	struct producer p;
+	int ret = -1;
+
+	if (set_thread_prio(o->fg_prio, "waiter"))
+		return EXIT_DEVICE;
+	lat = calloc(MAX_SAMPLES, sizeof(*lat));
+	if (!lat) {
+		fprintf(stderr, "gpuload: out of memory\n");
+		return EXIT_DEVICE;
+	}
+	if (!producer_start(&p, o, o->job_ns, o->producer_prio))
+		ret = deadline_loop(&p, o, lat, &ps, &held, &set_errors);
+	producer_stop(&p);
+	if (!ret) {
+		n = ps.jobs;
+		qsort(lat, n, sizeof(*lat), cmp_ll);
+		printf("gpuload: mode=deadline samples=%zu held=%zu "
+		       "set_errors=%zu job_us=%lld after_ms=%lld period_ms=%lld "
+		       "lat_p50_us=%lld lat_p90_us=%lld lat_max_us=%lld "
+		       "lat_min_us=%lld prio=%s", n, held, set_errors,
+		       o->job_ns / NSEC_PER_USEC, o->after_ns / NSEC_PER_MSEC,
+		       o->period_ns / NSEC_PER_MSEC,
+		       percentile(lat, n, 50) / NSEC_PER_USEC,
+		       percentile(lat, n, 90) / NSEC_PER_USEC,
+		       n ? lat[n - 1] / NSEC_PER_USEC : 0,
+		       n ? lat[0] / NSEC_PER_USEC : 0, prio_name(ps.prio));
+		print_rq("", &ps.rq);
+		printf(" contended=%zu busy=%.3f\n", ps.contended,
+		       (double)ps.busy_ns / (double)(now_ns() - start));
+	}
+	free(lat);
+	return ret ? EXIT_DEVICE : 0;
+}
+
 /* --- arguments ------------------------------------------------------- */
 
 static double parse_number(const char *opt, const char *arg, double min,
@@ -1233,6 +1600,14 @@ static void usage(void)
 	     "       gpuload ... --hog ... --driver-thread [--pidfd] "
 	     "--bg-prio P\n"
 	     "       gpuload ... --hog ... --close-on-mark\n"
+	     "       gpuload [--device PATH] [--engine N] --inversion --fps HZ "
+	     "--job-us N --seconds S\n"
+	     "               [--producer-us N] [--producer-prio P] "
+	     "[--dep fence|cpu] [--fg-prio P]\n"
+	     "       gpuload [--device PATH] [--engine N] --deadline --job-us N "
+	     "--seconds S\n"
+	     "               [--producer-prio P] [--after-ms D] "
+	     "[--period-ms T] [--fg-prio P]\n"
 	     "       gpuload --now\n"
 	     "P: none, idle, realtime:N or a GPU nice -20..19 (default: "
 	     "the thread's own;\n"
@@ -1260,12 +1635,20 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "interval", no_argument, NULL, 'i' },
 		{ "fg-prio", required_argument, NULL, 'F' },
 		{ "bg-prio", required_argument, NULL, 'B' },
+		{ "inversion", no_argument, NULL, 'I' },
+		{ "deadline", no_argument, NULL, 'L' },
+		{ "dep", required_argument, NULL, 'E' },
+		{ "producer-us", required_argument, NULL, 'U' },
+		{ "producer-prio", required_argument, NULL, 'p' },
+		{ "after-ms", required_argument, NULL, 'a' },
+		{ "period-ms", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (struct options){ .fg_prio = -1, .bg_prio = -1 };
+	*o = (struct options){ .fg_prio = -1, .bg_prio = -1,
+			       .producer_prio = -1 };
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -1330,6 +1713,38 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'B':
 			o->bg_prio = parse_prio("--bg-prio", optarg);
 			break;
+		case 'I':
+			o->inversion = true;
+			break;
+		case 'L':
+			o->deadline = true;
+			break;
+		case 'E':
+			if (strcmp(optarg, "fence") && strcmp(optarg, "cpu"))
+				die_usage("--dep: '%s' is not fence or cpu",
+					  optarg);
+			o->dep_cpu = !strcmp(optarg, "cpu");
+			break;
+		case 'U':
+			o->producer_ns = (long long)(parse_number(
+				"--producer-us", optarg, 1, 1e6) *
+				NSEC_PER_USEC);
+			break;
+		case 'p':
+			o->producer_prio = parse_prio("--producer-prio", optarg);
+			break;
+		case 'a':
+			o->after_ns = (long long)(parse_number("--after-ms",
+							       optarg, 1,
+							       1000) *
+						  NSEC_PER_MSEC);
+			break;
+		case 'r':
+			o->period_ns = (long long)(parse_number("--period-ms",
+								optarg, 1,
+								10000) *
+						   NSEC_PER_MSEC);
+			break;
 		case 'h':
 			usage();
 			exit(0);
@@ -1339,9 +1754,32 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (o->hog + !!o->tabs + o->now > 1)
-		die_usage("--hog, --tabs (--gpu-thread, --shared) and --now "
-			  "exclude each other");
+	if (o->hog + !!o->tabs + o->now + o->inversion + o->deadline > 1)
+		die_usage("--hog, --tabs (--gpu-thread, --shared), "
+			  "--inversion, --deadline and --now exclude each "
+			  "other");
+	if (!o->inversion && (o->dep_cpu || o->producer_ns))
+		die_usage("--dep and --producer-us are for --inversion");
+	if (!o->deadline && (o->after_ns || o->period_ns))
+		die_usage("--after-ms and --period-ms are for --deadline");
+	if (!o->inversion && !o->deadline && o->producer_prio >= 0)
+		die_usage("--producer-prio is for --inversion and --deadline");
+	if (o->deadline) {
+		if (!o->job_ns || !o->seconds || o->fps || o->hog_job_ns ||
+		    o->depth || o->bg_prio >= 0)
+			die_usage("--deadline needs --job-us and --seconds, "
+				  "and takes no --fps, --job-ms, --depth nor "
+				  "--bg-prio");
+		if (!o->period_ns)
+			o->period_ns = 250 * NSEC_PER_MSEC;
+		if (!o->after_ns)
+			o->after_ns = 20 * NSEC_PER_MSEC;
+		if (o->after_ns >= o->period_ns)
+			die_usage("--after-ms must be under --period-ms");
+		return;
+	}
+	if (o->inversion && !o->producer_ns)
+		o->producer_ns = 1000 * NSEC_PER_USEC;
 	if (o->driver_thread && (!o->hog || o->bg_prio < 0))
 		die_usage("--driver-thread is for --hog, with --bg-prio");
 	if (o->pidfd && !o->driver_thread)
@@ -1385,5 +1823,9 @@ int main(int argc, char **argv)
 		return run_tabs(&o);
 	if (o.tabs)
 		return run_one_thread(&o);
+	if (o.inversion)
+		return run_inversion(&o);
+	if (o.deadline)
+		return run_deadline(&o);
 	return run_frames(&o);
 }

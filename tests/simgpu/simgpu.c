@@ -45,6 +45,12 @@
  * 0.1-2 ms, with a tail of up to 12 ms when the host is loaded; never early
  * (tests/simgpu/README).
  *
+ * Fences. A submission may depend on a sync_file (its fence added with
+ * drm_sched_job_add_dependency() before the job is armed) and may ask for
+ * a sync_file of its finished fence back, so that tests can make one
+ * client's job wait for another's and set a deadline on a job's fence
+ * (SYNC_IOC_SET_DEADLINE), as a compositor does.
+ *
  * Lifetimes. A job is referenced by the scheduler until free_job and by its
  * handle in the file until waited for or the file is closed. Closing a file
  * flushes its entities as real drivers do and then waits for the fences of
@@ -55,6 +61,8 @@
 
 #include <linux/atomic.h>
 #include <linux/dma-fence.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -66,6 +74,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/sync_file.h>
 #include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <linux/xarray.h>
@@ -463,32 +472,73 @@ static unsigned int simgpu_engine_num_jobs(struct simgpu_engine *engine)
 	return n;
 }
 
+/*
+ * The submission's fields, checked before anything is done, and its
+ * in-fence, with a reference, in *@in_fence (NULL without one).
+ */
+static int simgpu_submit_check(struct simgpu_device *sdev,
+			       const struct drm_simgpu_submit *args,
+			       struct dma_fence **in_fence)
+{
+	*in_fence = NULL;
+	if (args->flags & ~SIMGPU_SUBMIT_FLAGS)
+		return -EINVAL;
+	if (!(args->flags & SIMGPU_SUBMIT_IN_FENCE) && args->in_fence_fd)
+		return -EINVAL;
+	/* An out field: 0 on the way in, as the pad it replaced. */
+	if (args->out_fence_fd)
+		return -EINVAL;
+	if (!args->duration_ns || args->duration_ns > SIMGPU_MAX_JOB_NS)
+		return -EINVAL;
+	if (args->engine >= sdev->num_engines)
+		return -EINVAL;
+	if (args->flags & SIMGPU_SUBMIT_IN_FENCE) {
+		/* NULL for a bad fd as for a file that is no sync_file. */
+		*in_fence = sync_file_get_fence(args->in_fence_fd);
+		if (!*in_fence)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
 	struct simgpu_device *sdev = to_simgpu(drm);
 	struct simgpu_file *sfile = file->driver_priv;
 	struct drm_simgpu_submit *args = data;
+	struct sync_file *sync_file = NULL;
+	struct dma_fence *in_fence;
 	struct drm_sched_entity *entity;
 	struct simgpu_job *job;
+	int out_fd = -1;
 	u64 handle;
 	int ret;
 
-	if (args->flags || args->pad || args->pad2)
-		return -EINVAL;
-	if (!args->duration_ns || args->duration_ns > SIMGPU_MAX_JOB_NS)
-		return -EINVAL;
-	if (args->engine >= sdev->num_engines)
-		return -EINVAL;
+	ret = simgpu_submit_check(sdev, args, &in_fence);
+	if (ret)
+		return ret;
 	entity = &sfile->entity[args->engine];
 
+	/* The out-fence's fd now: once the job is armed it must be pushed. */
+	if (args->flags & SIMGPU_SUBMIT_OUT_FENCE) {
+		out_fd = get_unused_fd_flags(O_CLOEXEC);
+		if (out_fd < 0) {
+			dma_fence_put(in_fence);
+			return out_fd;
+		}
+	}
+
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
-		return -ENOMEM;
+	if (!job) {
+		ret = -ENOMEM;
+		goto err_fences;
+	}
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
 	if (!job->hw_fence) {
 		kfree(job);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err_fences;
 	}
 	kref_init(&job->ref);
 	atomic_inc(&sdev->live_jobs);
@@ -501,6 +551,16 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	ret = drm_sched_job_init(&job->base, entity, 1, NULL, file->client_id);
 	if (ret)
 		goto err_put;
+
+	if (in_fence) {
+		/* Takes the reference, even when it fails. */
+		ret = drm_sched_job_add_dependency(&job->base, in_fence);
+		in_fence = NULL;
+		if (ret) {
+			drm_sched_job_cleanup(&job->base);
+			goto err_put;
+		}
+	}
 
 	mutex_lock(&sfile->lock);
 	handle = sfile->next_handle;
@@ -515,6 +575,9 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	simgpu_entity_follow_task(entity);
 	drm_sched_job_arm(&job->base);
 	job->done = dma_fence_get(&job->base.s_fence->finished);
+	/* NULL if out of memory: the job is armed, it runs all the same. */
+	if (out_fd >= 0)
+		sync_file = sync_file_create(job->done);
 	args->priority = READ_ONCE(entity->priority);
 	args->rq = simgpu_entity_rq(entity, &args->nice);
 	args->handle = handle;
@@ -532,10 +595,23 @@ static int simgpu_submit_ioctl(struct drm_device *drm, void *data,
 	job->submit_ns = ktime_get_ns();
 	preempt_enable();
 	mutex_unlock(&sfile->lock);
+
+	if (out_fd >= 0) {
+		if (!sync_file) {
+			put_unused_fd(out_fd);
+			return -ENOMEM;
+		}
+		fd_install(out_fd, sync_file->file);
+		args->out_fence_fd = out_fd;
+	}
 	return 0;
 
 err_put:
 	simgpu_job_put(job);
+err_fences:
+	dma_fence_put(in_fence);
+	if (out_fd >= 0)
+		put_unused_fd(out_fd);
 	return ret;
 }
 

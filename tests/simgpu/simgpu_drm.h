@@ -33,16 +33,28 @@
 /* drm_simgpu_submit.nice of an entity in the idle class (DRM_SCHED_NICE_IDLE) */
 #define SIMGPU_NICE_IDLE	20
 
+/* drm_simgpu_submit.flags */
+/* The job depends on the sync_file in_fence_fd. */
+#define SIMGPU_SUBMIT_IN_FENCE	(1U << 0)
+/* Return a sync_file of the job's finished fence in out_fence_fd. */
+#define SIMGPU_SUBMIT_OUT_FENCE	(1U << 1)
+#define SIMGPU_SUBMIT_FLAGS	(SIMGPU_SUBMIT_IN_FENCE | SIMGPU_SUBMIT_OUT_FENCE)
+
 /**
  * struct drm_simgpu_submit - queue one job
  * @duration_ns: in, how long the engine is busy with the job, 1..1 s
  * @engine: in, engine index, below the module parameter "engines"
- * @flags: in, must be 0
+ * @flags: in, 0 or SIMGPU_SUBMIT_* flags; any other bit is EINVAL
  * @handle: out, the job's handle on this file, for DRM_IOCTL_SIMGPU_WAIT
  * @priority: out, the drm_sched priority of the file's entity on that
  *	      engine once the job is armed (DRM_SCHED_PRIORITY_*), the
  *	      value entity->priority holds
- * @pad: must be 0
+ * @in_fence_fd: in, with SIMGPU_SUBMIT_IN_FENCE: a sync_file the job
+ *		 depends on (drm_sched_job_add_dependency() before the job
+ *		 is armed: the scheduler does not hand the job to the engine
+ *		 before that fence signalled, or, for a fence of a job of
+ *		 the same engine, before that job was handed to it); not a
+ *		 sync_file: EINVAL. Without the flag: must be 0
  * @rq: out, the run queue the entity was really on when the job was armed,
  *	as the index of the scheduler's run queue, read under the entity's
  *	lock (DRM_SCHED_PRIORITY_*, SIMGPU_RQ_NONE if on none): where the
@@ -54,7 +66,17 @@
  *	  lock with @rq: what weighs its GPU time under drm_sched's FAIR
  *	  policy (-20..19, SIMGPU_NICE_IDLE for the idle class); 0 on a
  *	  drm_sched without an entity nice (6.12)
- * @pad2: must be 0
+ * @out_fence_fd: out, with SIMGPU_SUBMIT_OUT_FENCE: a new sync_file
+ *		  (O_CLOEXEC) of the job's finished fence, the fence
+ *		  DRM_IOCTL_SIMGPU_WAIT waits for, for the sync_file ioctls
+ *		  (SYNC_IOC_SET_DEADLINE) or another job's in-fence; the
+ *		  caller closes it. In: must be 0, with or without the flag
+ *
+ * The whole submission is checked before anything is done: a bad flag,
+ * fence or field returns EINVAL and queues no job, takes no handle and
+ * opens no file. Once the job is queued the ioctl only fails with ENOMEM,
+ * if the out-fence's sync_file cannot be made: the job runs all the same,
+ * @handle is set and @out_fence_fd stays 0.
  */
 struct drm_simgpu_submit {
 	__u64 duration_ns;
@@ -62,11 +84,11 @@ struct drm_simgpu_submit {
 	__u32 flags;
 	__u64 handle;
 	__u32 priority;
-	__u32 pad;
+	__s32 in_fence_fd;
 	__u32 rq;
 	__u32 engine_jobs;
 	__s32 nice;
-	__u32 pad2;
+	__s32 out_fence_fd;
 };
 
 /**

@@ -3,7 +3,8 @@
  * Tests of simgpu (tests/simgpu/simgpu.c) in the test guest, TAP on stdout:
  * the order in which the engine runs jobs of entities of different GPU
  * priorities, the wait bound of the non-preemptive model, priority changes
- * at the next submission, ioctl errors, and closing files with jobs queued.
+ * at the next submission, in- and out-fences, ioctl errors, and closing
+ * files with jobs queued.
  * Orders and bounds only: never rates.
  *
  * Needs the module loaded, root (to raise a priority), and the GPU priority
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -32,6 +34,7 @@
 #include <unistd.h>
 
 #include <gpuprio.h>
+#include <linux/sync_file.h>
 
 #include "simgpu_drm.h"
 #include "../lib/tap.h"
@@ -823,6 +826,19 @@ static void test_timeout(void)
 	close(fd);
 }
 
+/* The fd the next open() gets. */
+static int lowest_free_fd(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("/dev/null");
+		exit(2);
+	}
+	close(fd);
+	return fd;
+}
+
 static void test_errors(unsigned int engines)
 {
 	static const struct {
@@ -831,23 +847,41 @@ static void test_errors(unsigned int engines)
 	} bad_submits[] = {
 		{ { .duration_ns = 0 }, "0 ns" },
 		{ { .duration_ns = SIMGPU_MAX_JOB_NS + 1 }, "1 s + 1 ns" },
-		{ { .duration_ns = MS, .flags = 1 }, "flags" },
-		{ { .duration_ns = MS, .pad = 1 }, "pad" },
-		{ { .duration_ns = MS, .pad2 = 1 }, "pad2" },
+		{ { .duration_ns = MS, .flags = 1U << 2 }, "an unknown flag" },
+		{ { .duration_ns = MS, .flags = ~0U }, "every flag bit" },
+		{ { .duration_ns = MS, .in_fence_fd = 1 },
+		  "in_fence_fd without SIMGPU_SUBMIT_IN_FENCE" },
+		{ { .duration_ns = MS, .out_fence_fd = 1 },
+		  "out_fence_fd set on the way in" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_OUT_FENCE,
+		    .out_fence_fd = 1 },
+		  "SIMGPU_SUBMIT_OUT_FENCE and out_fence_fd set on the way in" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_IN_FENCE,
+		    .in_fence_fd = -1 }, "an in-fence of fd -1" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_IN_FENCE,
+		    .in_fence_fd = 0x7fffffff }, "an in-fence of an fd not open" },
+		{ { .duration_ns = MS, .flags = SIMGPU_SUBMIT_IN_FENCE |
+		    SIMGPU_SUBMIT_OUT_FENCE, .in_fence_fd = -1 },
+		  "both fence flags and an in-fence of fd -1" },
 		{ { .duration_ns = MS, .engine = ~0U }, "engine ~0" },
+		{ { .duration_ns = MS, .engine = ~0U,
+		    .flags = SIMGPU_SUBMIT_OUT_FENCE }, "engine ~0 and an out-fence" },
 	};
 	struct drm_simgpu_wait w;
 	uint64_t handle = 0;
 	struct job j = { 0 };
 	char busy[64];
 	unsigned int i;
-	int fd = simgpu_open(), err;
+	int fd = simgpu_open(), err, free_fd, now_fd;
 
+	/* A rejected submission must open no file. */
+	free_fd = lowest_free_fd();
 	for (i = 0; i < sizeof(bad_submits) / sizeof(bad_submits[0]); i++) {
 		struct drm_simgpu_submit s = bad_submits[i].s;
 
 		err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
-		tap(err == EINVAL && !s.handle,
+		tap(err == EINVAL && !s.handle &&
+		    s.out_fence_fd == bad_submits[i].s.out_fence_fd,
 		    "errors: submit with %s is EINVAL (%s)",
 		    bad_submits[i].what, strerror(err));
 	}
@@ -859,6 +893,22 @@ static void test_errors(unsigned int engines)
 		tap(err == EINVAL, "errors: submit to engine %u of %u is EINVAL (%s)",
 		    engines, engines, strerror(err));
 	}
+	{
+		/* A file that is no sync_file: the render node itself. */
+		struct drm_simgpu_submit s = {
+			.duration_ns = MS, .in_fence_fd = fd,
+			.flags = SIMGPU_SUBMIT_IN_FENCE | SIMGPU_SUBMIT_OUT_FENCE,
+		};
+
+		err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
+		tap(err == EINVAL && !s.handle && !s.out_fence_fd,
+		    "errors: submit with an in-fence that is no sync_file (the render node) is EINVAL (%s)",
+		    strerror(err));
+	}
+	now_fd = lowest_free_fd();
+	tap(now_fd == free_fd,
+	    "errors: the rejected submissions opened no file (lowest free fd %d, was %d)",
+	    now_fd, free_fd);
 	fdinfo(fd, "drm-engine-sim0", busy, sizeof(busy));
 	tap(!strcmp(busy, "0 ns"),
 	    "errors: rejected jobs never ran (busy '%s')", busy);
@@ -903,6 +953,173 @@ static void test_errors(unsigned int engines)
 	tap(err == ENOENT, "errors: a handle waited for is gone: ENOENT (%s)",
 	    strerror(err));
 	close(fd);
+}
+
+/* --- fences --------------------------------------------------------------- */
+
+/* SYNC_IOC_FILE_INFO's status of a sync_file: 1 signalled, 0 not yet. */
+static int sync_status(int fd)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info))
+		return -errno;
+	return info.status;
+}
+
+/*
+ * SIMGPU_SUBMIT_OUT_FENCE: a sync_file of the job's finished fence,
+ * close-on-exec, active while the job runs and signalled once it ended,
+ * that takes a deadline (what make effect's deadline row sets).
+ */
+static void test_out_fence(void)
+{
+	struct drm_simgpu_submit s = { .duration_ns = 50 * MS,
+				       .flags = SIMGPU_SUBMIT_OUT_FENCE };
+	struct sync_set_deadline dl = { 0 };
+	struct pollfd pfd = { .events = POLLIN };
+	int fd = simgpu_open(), err, before, after, polled, cloexec;
+	int dl_err, fd2;
+
+	err = ioctl(fd, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
+	cloexec = !err && s.out_fence_fd > 0 ?
+		  fcntl(s.out_fence_fd, F_GETFD) & FD_CLOEXEC : 0;
+	tap(!err && s.out_fence_fd > 0 && cloexec,
+	    "fences: SIMGPU_SUBMIT_OUT_FENCE gives a sync_file, close-on-exec (fd %d, %s)",
+	    s.out_fence_fd, strerror(err));
+	if (err || s.out_fence_fd <= 0) {
+		close(fd);
+		return;
+	}
+	before = sync_status(s.out_fence_fd);
+	dl.deadline_ns = now_ns();
+	dl_err = ioctl(s.out_fence_fd, SYNC_IOC_SET_DEADLINE, &dl) ? errno : 0;
+	tap(!dl_err, "fences: SYNC_IOC_SET_DEADLINE on the out-fence (%s)",
+	    strerror(dl_err));
+	pfd.fd = s.out_fence_fd;
+	polled = poll(&pfd, 1, 5000);
+	must(wait_job(fd, s.handle, INT64_MAX, NULL), "wait");
+	after = sync_status(s.out_fence_fd);
+	tap(before == 0 && polled == 1 && after == 1,
+	    "fences: the out-fence is the job's: active while it runs, signalled when it ends (status %d, poll %d, then status %d)",
+	    before, polled, after);
+
+	/* Signalled already, as an in-fence: the job just runs. */
+	fd2 = simgpu_open();
+	s = (struct drm_simgpu_submit){ .duration_ns = MS,
+					.flags = SIMGPU_SUBMIT_IN_FENCE,
+					.in_fence_fd = pfd.fd };
+	err = ioctl(fd2, DRM_IOCTL_SIMGPU_SUBMIT, &s) ? errno : 0;
+	if (!err)
+		err = wait_job(fd2, s.handle, INT64_MAX, NULL);
+	tap(!err, "fences: a signalled in-fence of another file (%s)",
+	    strerror(err));
+	close(pfd.fd);
+	close(fd2);
+	close(fd);
+}
+
+/*
+ * SIMGPU_SUBMIT_IN_FENCE on one engine: a job that depends on a lowered
+ * job does not start before that job's end, though its own priority would
+ * have run it first. A queue at the default priority holds the lowered
+ * producer back (strict run queues: until the queue is empty); the
+ * consumer and a control job without a fence, both at the default
+ * priority, come after the producer. The control job shows the order
+ * without the dependency (it runs before the producer under FIFO and
+ * round robin; under FAIR it is only printed).
+ */
+static void test_in_fence(void)
+{
+	enum { QUEUE = 6 };
+	const uint64_t prod_ns = 5 * MS;
+	int saved = gpuprio_get(GPUPRIO_WHO_PROCESS, 0);
+	int fq = simgpu_open(), fp = simgpu_open(), fc = simgpu_open();
+	int fdd = simgpu_open(), i;
+	struct drm_simgpu_submit p = { .duration_ns = prod_ns,
+				       .flags = SIMGPU_SUBMIT_OUT_FENCE };
+	struct drm_simgpu_submit c = { .duration_ns = 2 * MS,
+				       .flags = SIMGPU_SUBMIT_IN_FENCE };
+	struct drm_simgpu_submit d = { .duration_ns = 2 * MS };
+	struct job jp = { 0 }, jc = { 0 }, jd = { 0 };
+	uint64_t qh[QUEUE];
+	uint32_t band;
+
+	for (i = 0; i < QUEUE; i++)
+		must(submit(fq, 20 * MS, &qh[i], NULL), "submit");
+	must(set_gpuprio(0, GPUPRIO_BE_NICE(10)), "gpuprio_set");
+	must(ioctl(fp, DRM_IOCTL_SIMGPU_SUBMIT, &p) ? errno : 0, "submit");
+	must(set_gpuprio(0, saved >= 0 ? saved : GPUPRIO_DEFAULT),
+	     "gpuprio_set");
+	band = armed_band(&p);
+	c.in_fence_fd = p.out_fence_fd;
+	must(ioctl(fc, DRM_IOCTL_SIMGPU_SUBMIT, &c) ? errno : 0, "submit");
+	must(ioctl(fdd, DRM_IOCTL_SIMGPU_SUBMIT, &d) ? errno : 0, "submit");
+	/* The dependency holds its own reference to the fence. */
+	close(p.out_fence_fd);
+
+	must(wait_job(fc, c.handle, INT64_MAX, &jc), "wait");
+	must(wait_job(fp, p.handle, INT64_MAX, &jp), "wait");
+	must(wait_job(fdd, d.handle, INT64_MAX, &jd), "wait");
+	for (i = 0; i < QUEUE; i++)
+		must(wait_job(fq, qh[i], INT64_MAX, NULL), "wait");
+	tap(band == PRIO_LOW && jc.start_ns >= jp.start_ns + prod_ns,
+	    "fences: a job does not start before the lowered job of its in-fence ends (producer armed in band %u; consumer started %lld us after the producer's end)",
+	    band, ((long long)jc.start_ns - (long long)(jp.start_ns + prod_ns)) /
+	    (long long)US);
+	if (policy == POLICY_FAIR)
+		printf("# fences: under FAIR the control job started %+lld us from the producer's start\n",
+		       ((long long)jd.start_ns - (long long)jp.start_ns) /
+		       (long long)US);
+	else
+		tap(jd.start_ns < jp.start_ns,
+		    "fences: without the in-fence, a job at the consumer's priority ran before the lowered producer (%lld us before: what the dependency prevented)",
+		    ((long long)jp.start_ns - (long long)jd.start_ns) /
+		    (long long)US);
+	close(fq);
+	close(fp);
+	close(fc);
+	close(fdd);
+}
+
+/*
+ * An in-fence of another engine's job (another scheduler): the job waits
+ * for that fence to signal, though its own engine is idle.
+ */
+static void test_in_fence_engines(unsigned int engines)
+{
+	struct drm_simgpu_submit x = { .duration_ns = 50 * MS, .engine = 0 };
+	struct drm_simgpu_submit p = { .duration_ns = 20 * MS, .engine = 0,
+				       .flags = SIMGPU_SUBMIT_OUT_FENCE };
+	struct drm_simgpu_submit c = { .duration_ns = 2 * MS, .engine = 1,
+				       .flags = SIMGPU_SUBMIT_IN_FENCE };
+	struct job jp = { 0 }, jc = { 0 };
+	int fd0, fd1;
+
+	if (engines < 2) {
+		char why[32];
+
+		snprintf(why, sizeof(why), "engines=%u", engines);
+		tap_skip(why, "fences: an in-fence of another engine's job");
+		return;
+	}
+	fd0 = simgpu_open();
+	fd1 = simgpu_open();
+	must(ioctl(fd0, DRM_IOCTL_SIMGPU_SUBMIT, &x) ? errno : 0, "submit");
+	must(ioctl(fd0, DRM_IOCTL_SIMGPU_SUBMIT, &p) ? errno : 0, "submit");
+	c.in_fence_fd = p.out_fence_fd;
+	must(ioctl(fd1, DRM_IOCTL_SIMGPU_SUBMIT, &c) ? errno : 0, "submit");
+	close(p.out_fence_fd);
+	must(wait_job(fd1, c.handle, INT64_MAX, &jc), "wait");
+	must(wait_job(fd0, p.handle, INT64_MAX, &jp), "wait");
+	must(wait_job(fd0, x.handle, INT64_MAX, NULL), "wait");
+	tap(jc.submit_ns < jp.start_ns && jc.start_ns >= jp.end_ns,
+	    "fences: a job on an idle engine waits for its in-fence, another engine's job (submitted %lld us before that job started, started %lld us after its fence signalled)",
+	    ((long long)jp.start_ns - (long long)jc.submit_ns) / (long long)US,
+	    ((long long)jc.start_ns - (long long)jp.end_ns) / (long long)US);
+	close(fd0);
+	close(fd1);
 }
 
 /* fdinfo in the DRM format, with busy time of the jobs that ran */
@@ -1033,11 +1250,14 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2 && !strcmp(argv[2], "params")) {
 		test_engines(engines);
+		test_in_fence_engines(engines);
 		test_order_and_bound(credits);
 		return tap_status();
 	}
 	test_timer();
 	test_errors(engines);
+	test_out_fence();
+	test_in_fence();
 	test_fdinfo();
 	test_priority_at_open();
 	test_priority_change();
