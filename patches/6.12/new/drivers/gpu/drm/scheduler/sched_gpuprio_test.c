@@ -876,6 +876,18 @@ static struct drm_sched_rq *sched_test_rq_of(struct drm_sched_entity *entity)
 	return rq;
 }
 
+/* The priority lent to @entity, DRM_SCHED_PRIORITY_COUNT if none. */
+static enum drm_sched_priority
+sched_test_lent(struct drm_sched_entity *entity)
+{
+	enum drm_sched_priority lent;
+
+	spin_lock(&entity->lock);
+	lent = entity->boost_priority;
+	spin_unlock(&entity->lock);
+	return lent;
+}
+
 /*
  * Once the case is done with the order: the rest of the @pushed jobs run on
  * their timers, then the entities and the engine go.
@@ -1085,6 +1097,7 @@ static void sched_gpuprio_test_deadline(struct kunit *test)
 	const struct sched_gpuprio_deadline_case *c = test->param_value;
 	struct dma_fence *busy[DEADLINE_BUSY_JOBS], *job, *next;
 	struct drm_sched_entity *entities[2];
+	enum drm_sched_priority lent;
 	struct drm_sched_entity *producer;
 	unsigned int i, ran = 0, before;
 	struct sched_stress *env;
@@ -1134,6 +1147,8 @@ static void sched_gpuprio_test_deadline(struct kunit *test)
 	sched_gpuprio_set_deadline(test, c, env->done[0]);
 	/* The boost is the scheduler's work's to apply: let it run. */
 	flush_work(&env->sched.work_run_job);
+	lent = sched_test_lent(producer);
+	KUNIT_EXPECT_EQ(test, lent, c->lends);
 	KUNIT_EXPECT_PTR_EQ(test, sched_test_rq_of(producer),
 			    env->sched.sched_rq[c->lends]);
 
@@ -1144,9 +1159,12 @@ static void sched_gpuprio_test_deadline(struct kunit *test)
 	before = ran;
 	KUNIT_EXPECT_PTR_EQ(test, next, job);
 	/* Back to its own priority once its job ran. */
+	KUNIT_EXPECT_EQ(test, sched_test_lent(producer),
+			DRM_SCHED_PRIORITY_COUNT);
 	KUNIT_EXPECT_PTR_EQ(test, sched_test_rq_of(producer),
 			    env->sched.sched_rq[DRM_SCHED_PRIORITY_LOW]);
-	kunit_info(test, "%s: %u busy jobs ran before\n", c->name, before);
+	kunit_info(test, "%s: lent %d, %u busy jobs ran before\n", c->name,
+		   lent, before);
 	if (c->first)
 		KUNIT_EXPECT_EQ(test, before, 1);
 	else
