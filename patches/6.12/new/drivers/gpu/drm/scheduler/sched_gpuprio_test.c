@@ -4,12 +4,14 @@
  * whose run_job only records which job ran: no GPU is needed. Jobs are
  * queued while the scheduler's submission is stopped, so that the order
  * they run in once it starts shows which run queue each entity was on.
- * One case runs a scheduler as a driver does instead: its jobs end on a
- * timer, while another thread moves their entity between run queues.
+ * Other cases run a scheduler as a driver does instead: one job on the
+ * engine at a time, ending on a timer or when the case says so.
  */
 
 #include <kunit/device.h>
 #include <kunit/test.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/gpuprio.h>
@@ -454,6 +456,8 @@ struct sched_stress {
 	unsigned long busy_moves;
 	/* How long each job takes on the engine; 0 for STRESS_JOB_NS. */
 	u64 job_ns;
+	/* Jobs end only by sched_stress_end_job(), not on the timer. */
+	bool manual;
 };
 
 struct sched_stress_job {
@@ -500,6 +504,7 @@ static struct dma_fence *sched_stress_run_job(struct drm_sched_job *sched_job)
 		container_of(sched_job, struct sched_stress_job, base);
 	struct sched_stress *env = job->env;
 	unsigned long flags;
+	bool manual;
 
 	spin_lock_irqsave(&env->engine_lock, flags);
 	dma_fence_init(job->hw_fence, &sched_stress_fence_ops,
@@ -509,12 +514,32 @@ static struct dma_fence *sched_stress_run_job(struct drm_sched_job *sched_job)
 	WARN_ON(env->running);
 	/* The engine's reference; the scheduler takes the one returned. */
 	env->running = dma_fence_get(job->hw_fence);
+	manual = env->manual;
 	spin_unlock_irqrestore(&env->engine_lock, flags);
 	if (job->started)
 		*job->started = ktime_get();
-	hrtimer_start(&env->timer, ns_to_ktime(env->job_ns ?: STRESS_JOB_NS),
-		      HRTIMER_MODE_REL);
+	if (!manual)
+		hrtimer_start(&env->timer,
+			      ns_to_ktime(env->job_ns ?: STRESS_JOB_NS),
+			      HRTIMER_MODE_REL);
 	return job->hw_fence;
+}
+
+/* End the job on the engine now, as its timer would. */
+static void sched_stress_end_job(struct sched_stress *env)
+{
+	sched_stress_timer(&env->timer);
+}
+
+/* Jobs end on their timer again, the one on the engine now. */
+static void sched_stress_run_free(struct sched_stress *env)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&env->engine_lock, flags);
+	env->manual = false;
+	spin_unlock_irqrestore(&env->engine_lock, flags);
+	sched_stress_end_job(env);
 }
 
 static void sched_stress_free_job(struct drm_sched_job *sched_job)
@@ -535,26 +560,41 @@ static const struct drm_sched_backend_ops sched_stress_ops = {
 	.free_job = sched_stress_free_job,
 };
 
-/* A job for @entity, its finished fence in done[@i]. */
-static int sched_stress_push_to(struct sched_stress *env,
-				struct drm_sched_entity *entity, int i,
-				ktime_t *started)
+/*
+ * A job for @entity, its finished fence in done[@i], that depends on
+ * @dependency if not NULL (whose reference it takes).
+ */
+static int sched_stress_push_dep(struct sched_stress *env,
+				 struct drm_sched_entity *entity, int i,
+				 ktime_t *started, struct dma_fence *dependency)
 {
 	struct sched_stress_job *job;
 	int ret;
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
+	if (!job) {
+		dma_fence_put(dependency);
 		return -ENOMEM;
+	}
 	job->env = env;
 	job->started = started;
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
 	if (!job->hw_fence) {
+		dma_fence_put(dependency);
 		kfree(job);
 		return -ENOMEM;
 	}
 	ret = drm_sched_job_init(&job->base, entity, 1, NULL, 1);
 	if (ret) {
+		dma_fence_put(dependency);
+		kfree(job->hw_fence);
+		kfree(job);
+		return ret;
+	}
+	/* Which takes the reference, even on error; nothing if NULL. */
+	ret = drm_sched_job_add_dependency(&job->base, dependency);
+	if (ret) {
+		drm_sched_job_cleanup(&job->base);
 		kfree(job->hw_fence);
 		kfree(job);
 		return ret;
@@ -565,6 +605,13 @@ static int sched_stress_push_to(struct sched_stress *env,
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&env->lock);
 	return 0;
+}
+
+static int sched_stress_push_to(struct sched_stress *env,
+				struct drm_sched_entity *entity, int i,
+				ktime_t *started)
+{
+	return sched_stress_push_dep(env, entity, i, started, NULL);
 }
 
 static int sched_stress_push(struct sched_stress *env, int i)
@@ -786,6 +833,346 @@ static void sched_gpuprio_test_starvation(struct kunit *test)
 				DRM_SCHED_STARVE_MS + slack));
 }
 
+/*
+ * Priority that follows dependencies, on the same engine with jobs that end
+ * when the case says so (one credit), so that the order the engine gets
+ * them in is exact: which of @busy (from *@ran on, @count of them) and @job
+ * it was handed next; NULL if none within a second. The fences are the
+ * jobs' scheduled fences.
+ */
+static struct dma_fence *sched_stress_next(struct dma_fence **busy,
+					   unsigned int count,
+					   unsigned int *ran,
+					   struct dma_fence *job)
+{
+	unsigned long end = jiffies + HZ;
+
+	do {
+		if (job && dma_fence_is_signaled(job))
+			return job;
+		if (*ran < count && dma_fence_is_signaled(busy[*ran]))
+			return busy[(*ran)++];
+		usleep_range(100, 200);
+	} while (time_before(jiffies, end));
+
+	return NULL;
+}
+
+/* The scheduled fence of the job of done[@i]: done[@i] holds it. */
+static struct dma_fence *sched_stress_scheduled(struct sched_stress *env,
+						int i)
+{
+	return &to_drm_sched_fence(env->done[i])->scheduled;
+}
+
+/* The run queue @entity is on. */
+static struct drm_sched_rq *sched_test_rq_of(struct drm_sched_entity *entity)
+{
+	struct drm_sched_rq *rq;
+
+	spin_lock(&entity->lock);
+	rq = entity->rq;
+	spin_unlock(&entity->lock);
+	return rq;
+}
+
+/* The priority lent to @entity, DRM_SCHED_PRIORITY_COUNT if none. */
+static enum drm_sched_priority
+sched_test_lent(struct drm_sched_entity *entity)
+{
+	enum drm_sched_priority lent;
+
+	spin_lock(&entity->lock);
+	lent = entity->boost_priority;
+	spin_unlock(&entity->lock);
+	return lent;
+}
+
+/*
+ * Once the case is done with the order: the rest of the @pushed jobs run on
+ * their timers, then the entities and the engine go.
+ */
+static void sched_stress_finish(struct kunit *test, struct sched_stress *env,
+				struct drm_sched_entity **entities,
+				int num_entities, int pushed)
+{
+	bool done = true;
+	int i;
+
+	sched_stress_run_free(env);
+	for (i = 0; i < pushed; i++)
+		done &= dma_fence_wait_timeout(env->done[i], false,
+					       10 * HZ) > 0;
+	KUNIT_EXPECT_TRUE(test, done);
+	for (i = 0; i < num_entities; i++)
+		drm_sched_entity_destroy(entities[i]);
+	sched_stress_free(test, env, pushed);
+}
+
+struct sched_gpuprio_boost_case {
+	const char *name;
+	enum drm_sched_priority busy;
+	enum drm_sched_priority waiter;
+	/* the most jobs of the busy entity that may run before the producer's */
+	unsigned int max_before;
+	/* the fewest that must */
+	unsigned int min_before;
+};
+
+static const struct sched_gpuprio_boost_case sched_gpuprio_boost_cases[] = {
+	{ "normal-waits-for-low", DRM_SCHED_PRIORITY_NORMAL,
+	  DRM_SCHED_PRIORITY_NORMAL, 1, 0 },
+	{ "high-waits-for-low", DRM_SCHED_PRIORITY_NORMAL,
+	  DRM_SCHED_PRIORITY_HIGH, 0, 0 },
+	{ "kernel-waits-for-low", DRM_SCHED_PRIORITY_NORMAL,
+	  DRM_SCHED_PRIORITY_KERNEL, 1, 0 },
+	{ "kernel-lends-no-more-than-normal", DRM_SCHED_PRIORITY_HIGH,
+	  DRM_SCHED_PRIORITY_KERNEL, UINT_MAX, 2 },
+};
+
+static void sched_gpuprio_boost_desc(const struct sched_gpuprio_boost_case *c,
+				     char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sched_gpuprio_boost, sched_gpuprio_boost_cases,
+		  sched_gpuprio_boost_desc);
+
+#define BOOST_BUSY_JOBS	8
+
+/*
+ * A job of the waiter entity depends on a job of a LOW producer while a
+ * busy entity keeps the engine busy: the producer runs at the waiter's
+ * priority until its job is taken, ahead of the busy entity's queued jobs
+ * when that is higher than the busy entity's (under round robin after at
+ * most one turn of an entity of equal priority), then goes back to LOW: its
+ * next job waits. The kernel's own work lends no more than NORMAL.
+ */
+static void sched_gpuprio_test_boost(struct kunit *test)
+{
+	const struct sched_gpuprio_boost_case *c = test->param_value;
+	struct dma_fence *busy[BOOST_BUSY_JOBS], *job[3], *next;
+	struct drm_sched_entity *producer, *waiter;
+	struct drm_sched_entity *entities[3];
+	unsigned int i, ran = 0, before;
+	struct sched_stress *env;
+	struct drm_sched_rq *low;
+	int pushed = 0, err;
+
+	producer = kunit_kzalloc(test, sizeof(*producer), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, producer);
+	waiter = kunit_kzalloc(test, sizeof(*waiter), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, waiter);
+	env = sched_stress_new(test, BOOST_BUSY_JOBS + 3,
+			       "drm-sched-gpuprio-boost");
+	env->manual = true;
+	low = env->sched.sched_rq[DRM_SCHED_PRIORITY_LOW];
+	if (drm_sched_entity_init(&env->entity, c->busy, env->sched_list, 1,
+				  NULL) ||
+	    drm_sched_entity_init(producer, DRM_SCHED_PRIORITY_LOW,
+				  env->sched_list, 1, NULL) ||
+	    drm_sched_entity_init(waiter, c->waiter, env->sched_list, 1,
+				  NULL)) {
+		drm_sched_fini(&env->sched);
+		KUNIT_FAIL_AND_ABORT(test, "drm_sched_entity_init failed");
+	}
+	entities[0] = waiter;
+	entities[1] = producer;
+	entities[2] = &env->entity;
+
+	drm_sched_wqueue_stop(&env->sched);
+	/* done[0] and done[1] the producer's, done[2] the waiter's on done[0] */
+	err = sched_stress_push_to(env, producer, pushed++, NULL);
+	err = err ?: sched_stress_push_to(env, producer, pushed++, NULL);
+	err = err ?: sched_stress_push_dep(env, waiter, pushed++, NULL,
+					   dma_fence_get(env->done[0]));
+	for (i = 0; !err && i < BOOST_BUSY_JOBS; i++)
+		err = sched_stress_push(env, pushed++);
+	if (err)
+		pushed--;
+	KUNIT_EXPECT_EQ(test, err, 0);
+	drm_sched_wqueue_start(&env->sched);
+	if (err) {
+		sched_stress_finish(test, env, entities, 3, pushed);
+		return;
+	}
+	job[0] = sched_stress_scheduled(env, 0);
+	job[1] = sched_stress_scheduled(env, 2);
+	job[2] = sched_stress_scheduled(env, 1);
+	for (i = 0; i < BOOST_BUSY_JOBS; i++)
+		busy[i] = sched_stress_scheduled(env, 3 + i);
+
+	while ((next = sched_stress_next(busy, BOOST_BUSY_JOBS, &ran,
+					 job[0])) && next != job[0])
+		sched_stress_end_job(env);
+	before = ran;
+	KUNIT_EXPECT_PTR_EQ(test, next, job[0]);
+	KUNIT_EXPECT_PTR_EQ(test, sched_test_rq_of(producer), low);
+	kunit_info(test, "%s: %u jobs of the busy entity before the producer's\n",
+		   c->name, before);
+	KUNIT_EXPECT_LE(test, before, c->max_before);
+	KUNIT_EXPECT_GE(test, before, c->min_before);
+
+	/* The waiter's job next, then the producer is back at LOW. */
+	sched_stress_end_job(env);
+	next = sched_stress_next(busy, BOOST_BUSY_JOBS, &ran, job[1]);
+	KUNIT_EXPECT_PTR_EQ(test, next, job[1]);
+	if (ran < BOOST_BUSY_JOBS) {
+		sched_stress_end_job(env);
+		next = sched_stress_next(busy, BOOST_BUSY_JOBS, &ran, job[2]);
+		KUNIT_EXPECT_PTR_NE(test, next, job[2]);
+	}
+
+	sched_stress_finish(test, env, entities, 3, pushed);
+}
+
+struct sched_gpuprio_deadline_case {
+	const char *name;
+	u16 waiter;			/* the waiter's GPU priority */
+	bool cap_sys_nice;		/* whether the waiter has CAP_SYS_NICE */
+	enum drm_sched_priority busy;	/* the busy entity's priority */
+	enum drm_sched_priority lends;
+	bool first;	/* the producer's job runs next */
+};
+
+static const struct sched_gpuprio_deadline_case sched_gpuprio_deadline_cases[] = {
+	{ "default", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_NONE, 0), true,
+	  DRM_SCHED_PRIORITY_NORMAL, DRM_SCHED_PRIORITY_NORMAL, true },
+	{ "realtime", GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), true,
+	  DRM_SCHED_PRIORITY_HIGH, DRM_SCHED_PRIORITY_HIGH, true },
+	{ "realtime-without-cap-sys-nice",
+	  GPUPRIO_PRIO_VALUE(GPUPRIO_CLASS_RT, 0), false,
+	  DRM_SCHED_PRIORITY_HIGH, DRM_SCHED_PRIORITY_NORMAL, false },
+	{ "nice-10", GPUPRIO_BE_NICE(10), true,
+	  DRM_SCHED_PRIORITY_NORMAL, DRM_SCHED_PRIORITY_LOW, false },
+};
+
+static void
+sched_gpuprio_deadline_desc(const struct sched_gpuprio_deadline_case *c,
+			    char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sched_gpuprio_deadline, sched_gpuprio_deadline_cases,
+		  sched_gpuprio_deadline_desc);
+
+#define DEADLINE_BUSY_JOBS	6
+
+/* Set a deadline on @fence as a task with @c's priority and capability. */
+static void
+sched_gpuprio_set_deadline(struct kunit *test,
+			   const struct sched_gpuprio_deadline_case *c,
+			   struct dma_fence *fence)
+{
+	u16 saved = task_gpuprio_stored(current);
+	const struct cred *old;
+	struct cred *cred;
+
+	cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, cred);
+	if (!c->cap_sys_nice)
+		cap_lower(cred->cap_effective, CAP_SYS_NICE);
+	old = override_creds(cred);
+	gpuprio_test_set_raw(current, c->waiter);
+
+	dma_fence_set_deadline(fence, ktime_get());
+
+	gpuprio_test_set_raw(current, saved);
+	revert_creds(old);
+	put_cred(cred);
+}
+
+/*
+ * A task waiting for a job of a LOW entity sets a deadline on its finished
+ * fence while a busy entity keeps the engine busy: the entity is lent the
+ * task's priority until the job runs, never above NORMAL without
+ * CAP_SYS_NICE. The job then runs right after the busy entity's job on the
+ * engine when the lent priority is at least the busy entity's, and waits
+ * for more of its jobs otherwise.
+ */
+static void sched_gpuprio_test_deadline(struct kunit *test)
+{
+	const struct sched_gpuprio_deadline_case *c = test->param_value;
+	struct dma_fence *busy[DEADLINE_BUSY_JOBS], *job, *next;
+	struct drm_sched_entity *entities[2];
+	enum drm_sched_priority lent;
+	struct drm_sched_entity *producer;
+	unsigned int i, ran = 0, before;
+	struct sched_stress *env;
+	int pushed = 0, err;
+	u16 saved;
+
+	saved = task_gpuprio_stored(current);
+	if (!gpuprio_test_set_raw(current, c->waiter))
+		kunit_skip(test, "every task is at the default GPU priority");
+	gpuprio_test_set_raw(current, saved);
+
+	producer = kunit_kzalloc(test, sizeof(*producer), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, producer);
+	env = sched_stress_new(test, DEADLINE_BUSY_JOBS + 1,
+			       "drm-sched-gpuprio-deadline");
+	env->manual = true;
+	if (drm_sched_entity_init(&env->entity, c->busy, env->sched_list, 1,
+				  NULL) ||
+	    drm_sched_entity_init(producer, DRM_SCHED_PRIORITY_LOW,
+				  env->sched_list, 1, NULL)) {
+		drm_sched_fini(&env->sched);
+		KUNIT_FAIL_AND_ABORT(test, "drm_sched_entity_init failed");
+	}
+	entities[0] = producer;
+	entities[1] = &env->entity;
+
+	drm_sched_wqueue_stop(&env->sched);
+	err = sched_stress_push_to(env, producer, pushed++, NULL);
+	for (i = 0; !err && i < DEADLINE_BUSY_JOBS; i++)
+		err = sched_stress_push(env, pushed++);
+	if (err)
+		pushed--;
+	KUNIT_EXPECT_EQ(test, err, 0);
+	drm_sched_wqueue_start(&env->sched);
+	if (err) {
+		sched_stress_finish(test, env, entities, 2, pushed);
+		return;
+	}
+	job = sched_stress_scheduled(env, 0);
+	for (i = 0; i < DEADLINE_BUSY_JOBS; i++)
+		busy[i] = sched_stress_scheduled(env, 1 + i);
+
+	/* The busy entity's first job on the engine, the producer's queued. */
+	next = sched_stress_next(busy, DEADLINE_BUSY_JOBS, &ran, job);
+	KUNIT_EXPECT_PTR_EQ(test, next, busy[0]);
+
+	sched_gpuprio_set_deadline(test, c, env->done[0]);
+	/* The boost is the scheduler's work's to apply: let it run. */
+	flush_work(&env->sched.work_run_job);
+	lent = sched_test_lent(producer);
+	KUNIT_EXPECT_EQ(test, lent, c->lends);
+	KUNIT_EXPECT_PTR_EQ(test, sched_test_rq_of(producer),
+			    env->sched.sched_rq[c->lends]);
+
+	do {
+		sched_stress_end_job(env);
+		next = sched_stress_next(busy, DEADLINE_BUSY_JOBS, &ran, job);
+	} while (next && next != job);
+	before = ran;
+	KUNIT_EXPECT_PTR_EQ(test, next, job);
+	/* Back to its own priority once its job ran. */
+	KUNIT_EXPECT_EQ(test, sched_test_lent(producer),
+			DRM_SCHED_PRIORITY_COUNT);
+	KUNIT_EXPECT_PTR_EQ(test, sched_test_rq_of(producer),
+			    env->sched.sched_rq[DRM_SCHED_PRIORITY_LOW]);
+	kunit_info(test, "%s: lent %d, %u busy jobs ran before\n", c->name,
+		   lent, before);
+	if (c->first)
+		KUNIT_EXPECT_EQ(test, before, 1);
+	else
+		KUNIT_EXPECT_GE(test, before, 2);
+
+	sched_stress_finish(test, env, entities, 2, pushed);
+}
+
 /* Fewer run queues than priorities: the lowest one that exists. */
 static void sched_gpuprio_test_clamp(struct kunit *test)
 {
@@ -831,6 +1218,10 @@ static struct kunit_case sched_gpuprio_tests[] = {
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_wakeup),
 	KUNIT_CASE(sched_gpuprio_test_refresh_busy_stress),
 	KUNIT_CASE_SLOW(sched_gpuprio_test_starvation),
+	KUNIT_CASE_PARAM(sched_gpuprio_test_boost,
+			 sched_gpuprio_boost_gen_params),
+	KUNIT_CASE_PARAM(sched_gpuprio_test_deadline,
+			 sched_gpuprio_deadline_gen_params),
 	KUNIT_CASE(sched_gpuprio_test_clamp),
 	KUNIT_CASE(sched_gpuprio_test_clamp_two),
 	{}
