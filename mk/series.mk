@@ -4,7 +4,9 @@
 ## The series:
 ##   make patches       the upstream series with cover letter in $OUT/patches
 ##                      (git am onto the pristine tree, equal to the tested
-##                      tree, checkpatch --strict, kernel-doc)
+##                      tree, checkpatch --strict, kernel-doc); the line's
+##                      out-of-tree patches, not mailed, in
+##                      $OUT/patches-out-of-tree
 ##   make tree          the series as git branch "series" in $OUT/tree, to edit
 ##   make refresh       write $OUT/tree back into patches/ and the new files
 .PHONY: patches check-patches tree refresh
