@@ -25,7 +25,6 @@
  */
 
 #include <linux/capability.h>
-#include <linux/compat.h>
 #include <linux/cred.h>
 #include <linux/export.h>
 #include <linux/gpuprio.h>
@@ -40,7 +39,6 @@
 #include <linux/syscalls.h>
 #include <linux/sysctl.h>
 #include <linux/uidgid.h>
-#include <linux/unistd.h>
 
 /* Class-specific validation only: no capability is checked here. */
 static bool gpuprio_value_valid(int prio)
@@ -483,60 +481,6 @@ bool gpuprio_cpu_nice_followed(void)
 }
 EXPORT_SYMBOL_GPL(gpuprio_cpu_nice_followed);
 
-#ifdef __NR_gpuprio_set
-/*
- * The numbers of gpuprio_set(2) and gpuprio_get(2) as the calling task
- * passes them to syscall(2): they depend on its ABI. A compat ABI whose
- * numbers are not known here gets -EOPNOTSUPP rather than a guess.
- */
-static int gpuprio_syscall_nrs(int nr[2])
-{
-	if (!in_compat_syscall()) {
-		nr[0] = __NR_gpuprio_set;
-		nr[1] = __NR_gpuprio_get;
-		return 0;
-	}
-#ifdef __NR_ia32_gpuprio_set
-	if (in_ia32_syscall()) {
-		nr[0] = __NR_ia32_gpuprio_set;
-		nr[1] = __NR_ia32_gpuprio_get;
-		return 0;
-	}
-#endif
-#ifdef CONFIG_X86_X32_ABI
-	if (in_x32_syscall()) {
-		nr[0] = __X32_SYSCALL_BIT | __NR_gpuprio_set;
-		nr[1] = __X32_SYSCALL_BIT | __NR_gpuprio_get;
-		return 0;
-	}
-#endif
-	return -EOPNOTSUPP;
-}
-
-/*
- * kernel.gpuprio_syscalls, read-only: "<set>\t<get>", the numbers for the
- * ABI of the task that reads it. The numbers differ between kernel lines
- * and other calls use them elsewhere, so user space learns them here
- * instead of issuing numbers compiled into it.
- */
-static int proc_gpuprio_syscalls(const struct ctl_table *table, int write,
-				 void *buffer, size_t *lenp, loff_t *ppos)
-{
-	int nr[2];
-	const struct ctl_table t = {
-		.data	= nr,
-		.maxlen	= sizeof(nr),
-		.mode	= table->mode,
-	};
-	int ret;
-
-	ret = gpuprio_syscall_nrs(nr);
-	if (ret)
-		return ret;
-	return proc_dointvec(&t, write, buffer, lenp, ppos);
-}
-#endif
-
 static const struct ctl_table gpuprio_sysctls[] = {
 	{
 		.procname	= "gpuprio_follow_nice",
@@ -547,13 +491,6 @@ static const struct ctl_table gpuprio_sysctls[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
-#ifdef __NR_gpuprio_set
-	{
-		.procname	= "gpuprio_syscalls",
-		.mode		= 0444,
-		.proc_handler	= proc_gpuprio_syscalls,
-	},
-#endif
 };
 
 static int __init gpuprio_sysctl_init(void)

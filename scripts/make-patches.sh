@@ -5,7 +5,10 @@
 # it, on top of that line's pristine tree; then git format-patch with the
 # cover letter, and prove the result: git am applies it to a clean tree,
 # which then holds exactly the tree that make check synced (and, for a
-# line whose kernel it builds, built and tested).
+# line whose kernel it builds, built and tested). The line's out-of-tree
+# patches (patches/<line>/out-of-tree), the last of its series, are not
+# mailed: they go to <out dir>-out-of-tree, the mailed series must not
+# contain the words that file names, and they must apply on top of it.
 #
 # usage: make-patches.sh <pristine tree> <tested tree> <work dir> <out dir>
 # Prints TAP, one line per check.
@@ -66,9 +69,28 @@ series_commit "$repo" 2>&1 | sed 's/^/# /'
 	not_ok "every patch applies in order"
 ok "one commit per patch ($(git rev-list --count base..gpunice) commits)"
 
-rm -rf "$out"
+# The mailed series is the line's series without its out-of-tree patches,
+# the last ones (patches/<line>/out-of-tree), which go to $oot instead.
+oot=$out-out-of-tree
+series_out_of_tree "$repo" > "$work/oot"
+n_oot=$(grep -c . "$work/oot")
+n_mail=$(($(wc -l < "$dir/series") - n_oot))
+if [ "$n_oot" -eq 0 ] || tail -n "$n_oot" "$dir/series" | cmp -s - "$work/oot"
+then
+	ok "the out-of-tree patches ($n_oot) are the last of the series"
+else
+	not_ok "the out-of-tree patches ($n_oot) are the last of the series"
+	sed 's/^/# out of tree: /' "$work/oot"
+fi
+mailed=$(git rev-list --reverse base..gpunice | sed -n "${n_mail}p")
+rm -rf "$out" "$oot"
 mkdir -p "$out"
-git format-patch -q --cover-letter --thread=shallow -o "$out" base..gpunice
+git format-patch -q --cover-letter --thread=shallow -o "$out" "base..$mailed"
+if [ "$n_oot" -gt 0 ]; then
+	git format-patch -q -N --start-number $((n_mail + 1)) -o "$oot" \
+		"$mailed..gpunice"
+	ok "git format-patch wrote $n_oot out-of-tree patch(es), not mailed, to $oot"
+fi
 python3 - "$out" "$dir/cover-letter.txt" <<'PY'
 import glob, sys
 out, cover = sys.argv[1], sys.argv[2]
@@ -82,6 +104,19 @@ open(path, 'w').write(s)
 PY
 ok "git format-patch wrote $(find "$out" -type f | wc -l) files to $out"
 
+# What only the out-of-tree patches may add is nowhere in what is mailed.
+words=0
+for w in $(series_out_of_tree "$repo" not-mailed); do
+	words=$((words + 1))
+	if grep -l -F -- "$w" "$out"/*.patch > "$work/names"; then
+		not_ok "the mailed series has no $w"
+		sed 's|^.*/|# in |' "$work/names"
+	else
+		ok "the mailed series has no $w"
+	fi
+done
+rm -f "$work/oot" "$work/names"
+
 # git am onto a clean tree gives exactly the tree make check tested.
 rm -rf "$work/am"
 git worktree prune
@@ -94,6 +129,14 @@ if git -C "$work/am" -c user.name=t -c user.email=t@t am -q "$@"; then
 	ok "git am applies the series to a clean $line tree"
 else
 	not_ok "git am applies the series to a clean $line tree"
+fi
+if [ "$n_oot" -gt 0 ]; then
+	if git -C "$work/am" -c user.name=t -c user.email=t@t am -q \
+		"$oot"/*.patch; then
+		ok "git am applies the out-of-tree patches on top of it"
+	else
+		not_ok "git am applies the out-of-tree patches on top of it"
+	fi
 fi
 diffs=0
 while read -r f; do
@@ -156,8 +199,8 @@ uncovered() {
 			2>/dev/null | grep -qv '^THE REST$' || echo "$f"
 	done
 }
-for p in "$out"/*.patch; do
-	case $p in *0000-cover-letter*) continue ;; esac
+for p in "$out"/*.patch "$oot"/*.patch; do
+	case $p in *0000-cover-letter*|"$oot/*.patch") continue ;; esac
 	res=$(scripts/checkpatch.pl --strict -q --show-types "$p" 2>&1 |
 		checkpatch_unaccepted "$repo")
 	rc=0

@@ -58,6 +58,15 @@ series_files() {
 	sed -n "s|^$2 ||p" "$(series_dir "$1")/files"
 }
 
+# series_out_of_tree <repository> [<key>]: the line's patches that the
+# project's kernels and packages apply but make patches does not mail (the
+# last ones of its series), from patches/<line>/out-of-tree; with the key
+# "not-mailed", the words the mailed series must not contain.
+series_out_of_tree() {
+	sed -n "s|^${2:-patch} \([^ ]*\)\$|\1|p" \
+		"$(series_dir "$1")/out-of-tree" 2>/dev/null || true
+}
+
 # series_delta <repository> <new file> [<line>]: the path of the line's
 # delta of the file (it may not exist).
 series_delta() {

@@ -182,6 +182,34 @@ cp "$work/series" "$dir/series"
 } > "$work/files.new"
 cp "$work/files.new" "$dir/files"
 
+# The out-of-tree patches keep their place in patches/<line>/out-of-tree
+# under their new number (the name after it is the subject's); one whose
+# subject changed or that is gone is said, and left for the list's editor.
+if [ -f "$dir/out-of-tree" ]; then
+	while IFS= read -r l; do
+		case $l in
+		"patch "*)
+			old=${l#patch } new=''
+			while read -r p; do
+				if [ "${p#????-}" = "${old#????-}" ]; then
+					new=$p
+				fi
+			done < "$work/series"
+			[ -n "$new" ] || { new=$old
+				echo "refresh: the out-of-tree patch $old is not in" \
+					"the series: update $dir/out-of-tree" >&2; }
+			echo "patch $new" ;;
+		*) echo "$l" ;;
+		esac
+	done < "$dir/out-of-tree" > "$work/out-of-tree"
+	cp "$work/out-of-tree" "$dir/out-of-tree"
+	series_out_of_tree "$repo" > "$work/oot"
+	tail -n "$(grep -c . "$work/oot")" "$dir/series" | cmp -s - "$work/oot" ||
+		echo "refresh: the out-of-tree patches of $dir/out-of-tree" \
+			"are not the last of the series: make patches would" \
+			"mail a patch after them" >&2
+fi
+
 if [ "$series_line" = "$series_upstream" ]; then
 	write_upstream
 else

@@ -27,8 +27,8 @@ branch=roundtrip-$$
 line=$series_line up=$series_upstream
 # The backport line the upstream round trip looks at.
 back=6.12
-# check NAME STATUS: ok when the status is 0.
-check() { tap_result "$2" "$1"; }
+# check NAME STATUS [FILE...]: ok when the status is 0, else the files.
+check() { _name=$1 _st=$2; shift 2; tap_result "$_st" "$_name" "$@"; }
 cleanup() {
 	# rm and prune: git worktree remove takes minutes on a kernel tree.
 	rm -rf "$tmp/tree" "$tmp/again"
@@ -212,4 +212,24 @@ head=$(in_tree rev-parse HEAD)
 	"$tmp/tree" "$branch" > /dev/null 2>&1 &&
 	[ "$(in_tree rev-parse HEAD)" = "$head" ]
 check "make tree keeps a tree with work not written back" $?
+
+# The out-of-tree patches (patches/<line>/out-of-tree) keep their place
+# when a commit before them renumbers them: a first commit that edits an
+# upstream file, then refresh.
+if [ -n "$(series_out_of_tree "$tmp/repo")" ]; then
+	in_tree reset -q --hard HEAD~1
+	GIT_SEQUENCE_EDITOR="sed -i '1i exec echo round trip >> README \&\& \
+git -c user.name=t -c user.email=t@t commit -q -a -m roundtrip'" \
+		in_tree rebase -q -i base > /dev/null 2>&1
+	"$tmp/repo/scripts/series-refresh.sh" "$tmp/tree" "$tmp/repo" \
+		> /dev/null 2> "$tmp/refresh.err"
+	n=$(series_out_of_tree "$tmp/repo" | grep -c .)
+	series_out_of_tree "$tmp/repo" > "$tmp/oot"
+	[ "$(sed -n 1p "$tmp/repo/patches/$line/series")" = \
+	  "0001-roundtrip.patch" ] &&
+		tail -n "$n" "$tmp/repo/patches/$line/series" |
+		cmp -s - "$tmp/oot" && [ ! -s "$tmp/refresh.err" ]
+	check "refresh renumbers the out-of-tree patches, still the last" $? \
+		"$tmp/refresh.err"
+fi
 tap_done

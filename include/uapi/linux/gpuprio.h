@@ -7,13 +7,9 @@
  * at every submission. Set and read with gpuprio_set(2) and gpuprio_get(2),
  * or through /proc/<pid>/gpu_nice.
  *
- * The syscall numbers depend on the kernel line that carries this
- * feature, and other kernels give the same numbers to other calls, so a
- * program that may run on more than one kernel does not compile them in:
- * it reads them from /proc/sys/kernel/gpuprio_syscalls ("<set>\t<get>" for
- * the reader's ABI), which exists exactly when the running kernel has this
- * feature. __NR_gpuprio_set and __NR_gpuprio_get in <asm/unistd.h> are the
- * numbers of the kernel the headers come from.
+ * The system calls are __NR_gpuprio_set and __NR_gpuprio_get of
+ * <asm/unistd.h>. A kernel without them (an older one, or one built
+ * without CONFIG_GPUPRIO) fails them with ENOSYS.
  *
  * A value holds a class in bits 13-15 and class data in bits 0-12, as
  * ioprio values do.
