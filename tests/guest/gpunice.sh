@@ -271,10 +271,10 @@ stop_all
 
 # --- what -p shows of threads, --list -----------------------------------
 
-"$THREADS" 3 >"$tmp/threads" 2>&1 &
+"$THREADS" 3 >"$tmp/threads-list" 2>&1 &
 lp=$!
 bg_pids="$bg_pids $lp"
-wait_until grep -q ready "$tmp/threads"
+wait_until grep -q ready "$tmp/threads-list"
 ltid=
 for t in "/proc/$lp/task"/*; do
 	[ "${t##*/}" != "$lp" ] && ltid=${t##*/} && break
