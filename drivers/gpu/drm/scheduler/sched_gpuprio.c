@@ -115,7 +115,8 @@ EXPORT_SYMBOL_IF_KUNIT(drm_sched_gpuprio_to_nice);
  * drm_sched_entity_refresh_priority - give an entity a new priority
  * @entity: scheduler entity
  * @priority: the new priority, clamped to the run queues of the entity's
- *	      scheduler
+ *	      scheduler; an entity without a run queue yet keeps it for the
+ *	      scheduler it picks next
  *
  * Under the FIFO and round robin policies an entity with a single
  * scheduler is moved to the run queue of its new priority here, even with
@@ -149,19 +150,28 @@ bool drm_sched_entity_refresh_priority(struct drm_sched_entity *entity,
 	bool changed, queued = false;
 
 	spin_lock(&entity->lock);
-	if (!entity->rq || entity->stopped) {
+	if (entity->stopped) {
 		spin_unlock(&entity->lock);
 		return false;
 	}
-	sched = entity->rq->sched;
-	priority = drm_sched_priority_clamp(sched, priority);
+	/*
+	 * Without a run queue (no scheduler of its list was ready when it
+	 * last picked one) the entity takes the priority's run queue when it
+	 * picks a scheduler, bounded to that scheduler's by
+	 * drm_sched_entity_select_rq(); until then it has nothing to move.
+	 */
+	sched = entity->rq ? entity->rq->sched : NULL;
+	if (sched)
+		priority = drm_sched_priority_clamp(sched, priority);
+	else
+		priority = min(priority, DRM_SCHED_PRIORITY_LOW);
 	changed = entity->priority != priority;
 	entity->priority = priority;
 
 	if (drm_sched_policy != DRM_SCHED_POLICY_FAIR) {
 		entity->rq_priority = drm_sched_entity_run_priority(entity);
-		rq = sched->sched_rq[entity->rq_priority];
-		if (!entity->sched_list && entity->rq != rq)
+		rq = sched ? sched->sched_rq[entity->rq_priority] : NULL;
+		if (rq && !entity->sched_list && entity->rq != rq)
 			queued = drm_sched_entity_move_locked(entity, rq);
 	}
 	spin_unlock(&entity->lock);

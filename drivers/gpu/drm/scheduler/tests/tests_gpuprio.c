@@ -254,6 +254,53 @@ static void drm_sched_gpuprio_test_refresh_wakeup(struct kunit *test)
 }
 
 /*
+ * An entity created while the first scheduler of its list was not yet
+ * initialized has no run queue until it picks a scheduler when it arms its
+ * first job. A refresh in between must not be lost: the job must run at the
+ * new priority, on the run queue of that priority of the scheduler picked.
+ */
+static void drm_sched_gpuprio_test_refresh_no_rq(struct kunit *test)
+{
+	struct drm_mock_sched_entity *entity;
+	struct drm_gpu_scheduler **scheds;
+	struct drm_mock_scheduler *sched;
+	struct drm_mock_sched_job *job;
+	enum drm_sched_priority expect;
+
+	sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	scheds = kunit_kcalloc(test, 2, sizeof(*scheds), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, scheds);
+	/* Zeroed: no run queues yet, and not ready, so never picked. */
+	scheds[0] = kunit_kzalloc(test, sizeof(*scheds[0]), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, scheds[0]);
+	scheds[1] = &sched->base;
+	entity = kunit_kzalloc(test, sizeof(*entity), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, entity);
+	entity->test = test;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(&entity->base,
+						    DRM_SCHED_PRIORITY_NORMAL,
+						    scheds, 2, NULL), 0);
+	KUNIT_ASSERT_NULL(test, entity->base.rq);
+
+	KUNIT_EXPECT_TRUE(test,
+			  drm_sched_entity_refresh_priority(&entity->base,
+							    DRM_SCHED_PRIORITY_HIGH));
+
+	job = drm_mock_sched_job_new(test, entity);
+	drm_mock_sched_job_set_duration_us(job, 1);
+	drm_mock_sched_job_submit(job);
+	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(job, HZ));
+
+	expect = sched->base.num_rqs == 1 ? DRM_SCHED_PRIORITY_KERNEL :
+		 DRM_SCHED_PRIORITY_HIGH;
+	KUNIT_EXPECT_EQ(test, entity->base.priority, DRM_SCHED_PRIORITY_HIGH);
+	KUNIT_EXPECT_PTR_EQ(test, entity->base.rq, sched->base.sched_rq[expect]);
+
+	drm_mock_sched_entity_free(entity);
+	drm_mock_sched_fini(sched);
+}
+
+/*
  * The stress case: the scheduler runs one job at a time, each ending on the
  * mock's hrtimer, and a thread moves the entity whose jobs these are between
  * LOW and HIGH while they are pushed, as a task raised and lowered again and
@@ -747,6 +794,7 @@ static struct kunit_case drm_sched_gpuprio_tests[] = {
 			 drm_sched_gpuprio_refresh_gen_params),
 	KUNIT_CASE(drm_sched_gpuprio_test_refresh_running),
 	KUNIT_CASE(drm_sched_gpuprio_test_refresh_wakeup),
+	KUNIT_CASE(drm_sched_gpuprio_test_refresh_no_rq),
 	KUNIT_CASE(drm_sched_gpuprio_test_refresh_stress),
 	KUNIT_CASE_SLOW(drm_sched_gpuprio_test_rr_history),
 	KUNIT_CASE_PARAM(drm_sched_gpuprio_test_fair_weight,
