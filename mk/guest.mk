@@ -2,22 +2,31 @@
 # headers, the initramfs that carries them with tests/guest, and the boots.
 # A guest program is one rule here that adds to GUEST_PROGS (tests/README.md).
 
+# The one recipe of a compiled guest program: its first prerequisite, built
+# static against the test kernel's uapi headers; a target adds include
+# paths, defines or libraries in GUEST_CFLAGS and GUEST_LIBS, and the
+# kselftest its own warnings in GUEST_WARN.
+GUEST_WARN := $(CFLAGS_USER)
+define guest-cc
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(ARCH_CC) $(GUEST_WARN) -isystem $(HDRS)/include $(GUEST_CFLAGS) \
+		-o $@ $< $(GUEST_LIBS)
+endef
+
 # The kselftest of the series.
 SELFTEST_DIR := tools/testing/selftests/gpuprio
 GUEST_PROGS += $(TESTBIN)/gpuprio_test
+$(TESTBIN)/gpuprio_test: GUEST_WARN = $(CFLAGS_SELFTEST)
+$(TESTBIN)/gpuprio_test: GUEST_CFLAGS = -iquote $(KDIR)/$(SELFTEST_DIR)
 $(TESTBIN)/gpuprio_test: $(SELFTEST_DIR)/gpuprio_test.c $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_SELFTEST) -isystem $(HDRS)/include \
-		-iquote $(KDIR)/$(SELFTEST_DIR) -o $@ $<
+	$(guest-cc)
 
 # The fuzzer and the stress test of the guest (suites 30 and 40).
 GUEST_PROGS += $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress
 $(TESTBIN)/gpuprio_fuzz $(TESTBIN)/gpuprio_stress: $(TESTBIN)/%: \
 		tests/guest/%.c tests/lib/gpu_nice_text.h tests/lib/tap.h $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+	$(guest-cc)
 
 # The test kernel's gpuprio syscall numbers, from its generated uapi
 # headers (the tests' one copy, tests/gpuprio-nr.sh), and the seccomp guard
@@ -28,9 +37,7 @@ $(TESTBIN)/gpuprio-nr: tests/gpuprio-nr.sh $(KSTAMP)
 	@mkdir -p $(TESTBIN)
 	@tests/gpuprio-nr.sh $(HDRS)/include >$@.tmp && mv $@.tmp $@
 $(TESTBIN)/nosys-guard: tests/host/nosys-guard.c $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+	$(guest-cc)
 
 # gpunice and its examples, static, under the names the guest tests use.
 # tools/gpunice's own make decides what to rebuild; a copy is replaced only
@@ -52,22 +59,18 @@ GUEST_PROGS += $(TESTBIN)/gpunice $(TESTBIN)/gpuprio-tabs \
 # The gpuprio calls under the seccomp filter of a sandboxed process
 # (tools/gpunice/examples/gpuprio-seccomp.h; suite 25-sandbox).
 GUEST_PROGS += $(TESTBIN)/sandbox
+$(TESTBIN)/sandbox: GUEST_CFLAGS = -I tools/gpunice/include \
+	-iquote tools/gpunice/examples
 $(TESTBIN)/sandbox: tests/guest/sandbox.c tests/lib/tap.h \
 		tools/gpunice/include/gpuprio.h \
 		tools/gpunice/examples/gpuprio-seccomp.h $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
-		-I tools/gpunice/include -iquote tools/gpunice/examples \
-		-o $@ $<
+	$(guest-cc)
 
 # The benchmark (make bench) also runs in the make check guest (suite 60,
 # a quick smoke run).
 GUEST_PROGS += $(TESTBIN)/gpuprio_bench
 $(TESTBIN)/gpuprio_bench: tests/bench/gpuprio_bench.c tests/lib/tap.h $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include -o $@ $<
+	$(guest-cc)
 
 # The BPF LSM test of make check-bpf-lsm (suite 85-bpf-lsm), built only
 # there (GUEST_BPF_LSM=1, mk/debug.mk): it needs clang and libbpf, which
@@ -81,13 +84,12 @@ $(BPF_LSM_OBJ): tests/guest/bpf_lsm.bpf.c tests/guest/bpf_lsm.h $(KSTAMP)
 	@clang -O2 -g -target bpf -Wall -Wextra -Werror -Wno-unused-parameter \
 		-isystem $(HDRS)/include -c -o $@ $<
 GUEST_PROGS += $(TESTBIN)/bpf_lsm
+$(TESTBIN)/bpf_lsm: GUEST_CFLAGS = -I tools/gpunice/include \
+	-DBPF_OBJ='"$(BPF_LSM_OBJ)"'
+$(TESTBIN)/bpf_lsm: GUEST_LIBS = -lbpf -lelf -lz
 $(TESTBIN)/bpf_lsm: tests/guest/bpf_lsm.c tests/guest/bpf_lsm.h \
 		tests/lib/tap.h tools/gpunice/include/gpuprio.h $(BPF_LSM_OBJ)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
-		-I tools/gpunice/include -DBPF_OBJ='"$(BPF_LSM_OBJ)"' \
-		-o $@ $< -lbpf -lelf -lz
+	$(guest-cc)
 endif
 
 # make hw-report's script (suite 80-hw-report).

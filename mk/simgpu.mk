@@ -13,16 +13,12 @@ $(TESTBIN)/simgpu.ko: $(SIMGPU_SRC) $(KSTAMP)
 		$(MAKE) -s -C $(KDIR) -j$(JOBS) modules
 	@$(MAKE) -s -C $(KDIR) M=$(SIMGPU_OUT) modules
 	@cmp -s $(SIMGPU_OUT)/simgpu.ko $@ || cp $(SIMGPU_OUT)/simgpu.ko $@
+$(TESTBIN)/simgpu_test $(TESTBIN)/gpuload: GUEST_CFLAGS = \
+	-iquote tests/simgpu -I tools/gpunice/include
 $(TESTBIN)/simgpu_test: tests/simgpu/simgpu_test.c tests/simgpu/simgpu_drm.h \
 		tests/lib/tap.h $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
-		-iquote tests/simgpu -I tools/gpunice/include -o $@ $<
+	$(guest-cc)
 $(TESTBIN)/gpuload: tests/simgpu/gpuload.c tests/simgpu/simgpu_drm.h \
 		tools/gpunice/include/gpuprio.h $(KSTAMP)
-	@mkdir -p $(TESTBIN)
-	@echo "  CC      $@"
-	@$(ARCH_CC) $(CFLAGS_USER) -isystem $(HDRS)/include \
-		-I tools/gpunice/include -iquote tests/simgpu -o $@ $<
+	$(guest-cc)
 GUEST_PROGS += $(TESTBIN)/gpuload $(TESTBIN)/simgpu.ko $(TESTBIN)/simgpu_test
