@@ -67,9 +67,10 @@ rpm)
 	check "gpunice package: name and version" eval \
 		'[ "$(info "$tool" "%{NAME}")" = gpunice ] &&
 		[ -n "$(info "$tool" "%{VERSION}")" ]'
-	check "gpunice package: depends on the C library alone" eval \
-		'deps "$tool" >"$work/deps" && [ -s "$work/deps" ] &&
-		! grep -v "^libc\.so\.6" "$work/deps"'
+	check "gpunice package: depends on the C library and libsystemd alone" eval \
+		'deps "$tool" >"$work/deps" && grep -q "^libc\.so\.6" "$work/deps" &&
+		grep -q "^libsystemd\.so\.0" "$work/deps" &&
+		! grep -v -e "^libc\.so\.6" -e "^libsystemd\.so\.0" "$work/deps"'
 	;;
 pacman)
 	image=$(ls "$work"/linux-gpuprio-[0-9]*.pkg.tar.zst 2>/dev/null | head -n 1)
@@ -87,8 +88,8 @@ pacman)
 	check "gpunice package: name and version" eval \
 		'[ "$(field "$tool" Name)" = gpunice ] &&
 		[ -n "$(field "$tool" Version)" ]'
-	check "gpunice package: depends on glibc alone" eval \
-		'[ "$(field "$tool" "Depends On")" = glibc ]'
+	check "gpunice package: depends on glibc and systemd-libs alone" eval \
+		'[ "$(field "$tool" "Depends On" | tr -s " ")" = "glibc systemd-libs" ]'
 	;;
 esac
 
