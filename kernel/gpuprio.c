@@ -301,6 +301,9 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 	error = gpuprio_check_value(prio);
 	if (error)
 		return error;
+	/* The caller itself, the common case, needs no RCU read lock. */
+	if (which == GPUPRIO_WHO_PROCESS && !who)
+		return gpuprio_set_task(current, prio);
 	/* Every thread of the process, as the PGRP rule does */
 	if (which == GPUPRIO_WHO_PIDFD)
 		return gpuprio_pidfd_walk(who, prio, true,
@@ -310,7 +313,7 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 	rcu_read_lock();
 	switch (which) {
 	case GPUPRIO_WHO_PROCESS:
-		p = who ? find_task_by_vpid(who) : current;
+		p = find_task_by_vpid(who);
 		if (p)
 			error = gpuprio_set_one(p, prio, error);
 		break;
@@ -423,13 +426,16 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 
 	if (flags)
 		return -EINVAL;
+	/* The caller itself, the common case, needs no RCU read lock. */
+	if (which == GPUPRIO_WHO_PROCESS && !who)
+		return gpuprio_get_raw(current);
 	if (which == GPUPRIO_WHO_PIDFD)
 		return gpuprio_pidfd_walk(who, 0, false, gpuprio_get_one);
 
 	rcu_read_lock();
 	switch (which) {
 	case GPUPRIO_WHO_PROCESS:
-		p = who ? find_task_by_vpid(who) : current;
+		p = find_task_by_vpid(who);
 		if (p)
 			best.ret = gpuprio_get_raw(p);
 		break;
@@ -468,26 +474,35 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
  * normal, so that a distribution can ship the feature with only explicit
  * values acting. Drivers read it at each submission, see task_gpuprio().
  */
-static int sysctl_gpuprio_follow_nice __read_mostly = 1;
+DEFINE_STATIC_KEY_TRUE(gpuprio_follow_nice_key);
+EXPORT_SYMBOL_GPL(gpuprio_follow_nice_key);
 
-/**
- * gpuprio_cpu_nice_followed - does a task without a GPU priority follow its nice
- *
- * Return: the value of kernel.gpuprio_follow_nice, see task_gpuprio().
- */
-bool gpuprio_cpu_nice_followed(void)
+/* The value goes through a copy: the key itself is not an int. */
+static int gpuprio_follow_nice_handler(const struct ctl_table *table,
+				       int write, void *buffer, size_t *lenp,
+				       loff_t *ppos)
 {
-	return READ_ONCE(sysctl_gpuprio_follow_nice);
+	int follow = gpuprio_cpu_nice_followed();
+	struct ctl_table t = *table;
+	int err;
+
+	t.data = &follow;
+	err = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	if (err || !write)
+		return err;
+	if (follow)
+		static_branch_enable(&gpuprio_follow_nice_key);
+	else
+		static_branch_disable(&gpuprio_follow_nice_key);
+	return 0;
 }
-EXPORT_SYMBOL_GPL(gpuprio_cpu_nice_followed);
 
 static const struct ctl_table gpuprio_sysctls[] = {
 	{
 		.procname	= "gpuprio_follow_nice",
-		.data		= &sysctl_gpuprio_follow_nice,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= gpuprio_follow_nice_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},

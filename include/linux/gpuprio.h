@@ -4,6 +4,7 @@
 
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/jump_label.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
@@ -208,7 +209,19 @@ int gpuprio_may_set(struct task_struct *p, u16 prio);
 u16 gpuprio_mark(u16 prio);
 int gpuprio_set_task_locked(struct task_struct *p, u16 prio);
 int gpuprio_set_task(struct task_struct *p, u16 prio);
-bool gpuprio_cpu_nice_followed(void);
+
+/*
+ * kernel.gpuprio_follow_nice, read at every submission: a static key, so
+ * that the submission path pays no call and no load for a sysctl that is
+ * rarely written.
+ */
+DECLARE_STATIC_KEY_TRUE(gpuprio_follow_nice_key);
+
+/* Does a task without a GPU priority follow its CPU nice? */
+static inline bool gpuprio_cpu_nice_followed(void)
+{
+	return static_branch_likely(&gpuprio_follow_nice_key);
+}
 
 /*
  * For in-kernel tests only: store @prio in @p as it is, with none of the
