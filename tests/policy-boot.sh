@@ -29,7 +29,7 @@ tr -d '\r' < "$1" > "$console" 2>/dev/null
 # priority ones, and those patches/7.3 adds or extends.
 suites="drm_sched_basic_tests drm_sched_basic_priority_tests
 	drm_sched_basic_set_priority_tests drm_sched_basic_modify_sched_tests
-	drm_sched_nice_tests drm_sched_gpuprio_tests"
+	drm_sched_nice_tests drm_sched_gpuprio_tests drm_sched_deadline_tests"
 
 if grep -q "sched_policy=$policy ($name)" "$console" 2>/dev/null; then
 	ok "the guest ran under gpu_sched.sched_policy=$policy ($name)"

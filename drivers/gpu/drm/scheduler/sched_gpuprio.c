@@ -32,7 +32,6 @@
  */
 
 #include <kunit/visibility.h>
-#include <linux/capability.h>
 #include <linux/export.h>
 #include <linux/gpuprio.h>
 #include <linux/lockdep.h>
@@ -52,8 +51,7 @@
  *
  * Return: HIGH, NORMAL or LOW as gpuprio_band() says, never KERNEL.
  */
-VISIBLE_IF_KUNIT enum drm_sched_priority
-drm_sched_gpuprio_to_priority(u16 gpuprio)
+enum drm_sched_priority drm_sched_gpuprio_to_priority(u16 gpuprio)
 {
 	switch (gpuprio_band(gpuprio)) {
 	case GPUPRIO_BAND_HIGH:
@@ -91,7 +89,7 @@ EXPORT_SYMBOL_GPL(drm_sched_task_priority);
  * it. A negative nice that gpuprio_band() keeps out of the high band is
  * 0: only a value allowed above normal weighs more than normal.
  */
-VISIBLE_IF_KUNIT int drm_sched_gpuprio_to_nice(u16 gpuprio)
+int drm_sched_gpuprio_to_nice(u16 gpuprio)
 {
 	int nice;
 
@@ -218,39 +216,6 @@ drm_sched_entity_refresh_gpuprio(struct drm_sched_entity *entity, u16 gpuprio)
 	       old != nice;
 }
 EXPORT_SYMBOL_IF_KUNIT(drm_sched_entity_refresh_gpuprio);
-
-/**
- * drm_sched_fence_lend_current - lend the priority of current to a job
- * @s_fence: the scheduler fence of a job that current waits for by a
- *	     deadline (dma_fence_set_deadline() on its finished fence)
- *
- * The job's entity is scheduled at no less than current's GPU priority until
- * the job runs (drm_sched_fence_boost()): its band under FIFO and round robin,
- * its nice under FAIR, as drm_sched_entity_refresh_gpuprio() would give an
- * entity of current. Never above NORMAL or nice 0 unless current has
- * CAP_SYS_NICE, the rule of raising a GPU priority (gpuprio_set(2)): a
- * deadline is no way up that the task does not already have. Outside a task,
- * as in an interrupt, there is no waiter to ask: the job gets NORMAL.
- */
-void drm_sched_fence_lend_current(struct drm_sched_fence *s_fence)
-{
-	enum drm_sched_priority priority = DRM_SCHED_PRIORITY_NORMAL;
-	int nice = 0;
-
-	if (in_task()) {
-		u16 gpuprio = task_gpuprio(current);
-
-		priority = drm_sched_gpuprio_to_priority(gpuprio);
-		nice = drm_sched_gpuprio_to_nice(gpuprio);
-		if (!ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE)) {
-			priority = max(priority, DRM_SCHED_PRIORITY_NORMAL);
-			nice = max(nice, 0);
-		}
-		if (drm_sched_policy == DRM_SCHED_POLICY_FAIR)
-			priority = min(priority, DRM_SCHED_PRIORITY_NORMAL);
-	}
-	drm_sched_fence_boost(s_fence, priority, nice);
-}
 
 /**
  * drm_sched_entity_refresh_task - give an entity the GPU priority of a task
