@@ -28,6 +28,7 @@
 #include <linux/cred.h>
 #include <linux/export.h>
 #include <linux/gpuprio.h>
+#include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <uapi/linux/pidfd.h>
@@ -474,23 +475,24 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
  * normal, so that a distribution can ship the feature with only explicit
  * values acting. Drivers read it at each submission, see task_gpuprio().
  */
-DEFINE_STATIC_KEY_TRUE(gpuprio_follow_nice_key);
+struct static_key_true gpuprio_follow_nice_key = STATIC_KEY_TRUE_INIT;
 EXPORT_SYMBOL_GPL(gpuprio_follow_nice_key);
 
-/* The value goes through a copy: the key itself is not an int. */
+static int sysctl_gpuprio_follow_nice = 1;
+static DEFINE_MUTEX(gpuprio_follow_nice_lock);
+
+/* Writes one at a time, so that the key always ends as the value does. */
 static int gpuprio_follow_nice_handler(const struct ctl_table *table,
 				       int write, void *buffer, size_t *lenp,
 				       loff_t *ppos)
 {
-	int follow = gpuprio_cpu_nice_followed();
-	struct ctl_table t = *table;
 	int err;
 
-	t.data = &follow;
-	err = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	guard(mutex)(&gpuprio_follow_nice_lock);
+	err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 	if (err || !write)
 		return err;
-	if (follow)
+	if (sysctl_gpuprio_follow_nice)
 		static_branch_enable(&gpuprio_follow_nice_key);
 	else
 		static_branch_disable(&gpuprio_follow_nice_key);
@@ -500,6 +502,7 @@ static int gpuprio_follow_nice_handler(const struct ctl_table *table,
 static const struct ctl_table gpuprio_sysctls[] = {
 	{
 		.procname	= "gpuprio_follow_nice",
+		.data		= &sysctl_gpuprio_follow_nice,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
 		.proc_handler	= gpuprio_follow_nice_handler,

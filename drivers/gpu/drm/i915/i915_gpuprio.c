@@ -60,6 +60,19 @@
 #include "i915_gpuprio.h"
 #include "i915_scheduler_types.h"
 
+/* The context priority Mesa's iris gives its low, medium and high contexts. */
+static int i915_gpuprio_band_priority(enum gpuprio_band band)
+{
+	switch (band) {
+	case GPUPRIO_BAND_HIGH:
+		return I915_GPUPRIO_HIGH;
+	case GPUPRIO_BAND_LOW:
+		return I915_GPUPRIO_LOW;
+	default:
+		return I915_CONTEXT_DEFAULT_PRIORITY;
+	}
+}
+
 /**
  * i915_gpuprio_to_priority - i915 priority of an effective GPU priority
  * @gpuprio: a resolved GPU priority, as returned by task_gpuprio()
@@ -76,14 +89,7 @@
  */
 int i915_gpuprio_to_priority(u16 gpuprio)
 {
-	switch (gpuprio_band(gpuprio)) {
-	case GPUPRIO_BAND_HIGH:
-		return I915_GPUPRIO_HIGH;
-	case GPUPRIO_BAND_LOW:
-		return I915_GPUPRIO_LOW;
-	default:
-		return I915_CONTEXT_DEFAULT_PRIORITY;
-	}
+	return i915_gpuprio_band_priority(gpuprio_band(gpuprio));
 }
 
 /**
@@ -132,8 +138,8 @@ void i915_gpuprio_record_execbuf(struct i915_gem_context *ctx,
 				 struct i915_sched_attr *attr)
 {
 	struct i915_drm_client *client = ctx->client;
-	u16 gpuprio = task_gpuprio(current);
-	int prio = i915_gpuprio_to_priority(gpuprio);
+	enum gpuprio_band band = gpuprio_band(task_gpuprio(current));
+	int prio = i915_gpuprio_band_priority(band);
 	bool overridden;
 
 	WRITE_ONCE(ctx->gpuprio, prio);
@@ -146,8 +152,7 @@ void i915_gpuprio_record_execbuf(struct i915_gem_context *ctx,
 
 	if (client)
 		WRITE_ONCE(client->gpuprio_fdinfo,
-			   gpuprio_fdinfo_pack(gpuprio_band(gpuprio),
-					       overridden));
+			   gpuprio_fdinfo_pack(band, overridden));
 }
 
 /**
