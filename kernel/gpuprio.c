@@ -347,12 +347,19 @@ SYSCALL_DEFINE4(gpuprio_set, int, which, int, who, int, prio,
 	return error;
 }
 
-/* Effective value of @p, or a negative errno if the LSM hides it. */
-static int gpuprio_get_effective(struct task_struct *p)
+/*
+ * Effective value of @p, or a negative errno if the LSM hides it. @follow is
+ * kernel.gpuprio_follow_nice, read once per call: a walk over many tasks
+ * then reads it once and sees one setting of it.
+ */
+static int gpuprio_get_effective(struct task_struct *p, bool follow)
 {
 	int err = security_task_getgpuprio(p);
 
-	return err ? err : gpuprio_value(task_gpuprio(p));
+	if (err)
+		return err;
+	return gpuprio_value(gpuprio_resolve_effective(task_gpuprio_stored(p),
+						       task_nice(p), follow));
 }
 
 /* Raw value of @p (NONE kept), or a negative errno if the LSM hides it. */
@@ -404,7 +411,8 @@ static int gpuprio_get_one(struct task_struct *p, u16 prio, int ret,
 		return gpuprio_get_raw(p);
 	if (ret >= 0)
 		best.rank = gpuprio_rank(ret);
-	gpuprio_best_keep(&best, gpuprio_get_effective(p));
+	gpuprio_best_keep(&best,
+			  gpuprio_get_effective(p, gpuprio_cpu_nice_followed()));
 	return best.ret;
 }
 
@@ -423,6 +431,7 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 	struct task_struct *g, *p;
 	struct user_struct *user;
 	struct pid *pgrp;
+	bool follow;
 	kuid_t uid;
 
 	if (flags)
@@ -433,6 +442,8 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 	if (which == GPUPRIO_WHO_PIDFD)
 		return gpuprio_pidfd_walk(who, 0, false, gpuprio_get_one);
 
+	/* A walk reads kernel.gpuprio_follow_nice once, see above. */
+	follow = gpuprio_cpu_nice_followed();
 	rcu_read_lock();
 	switch (which) {
 	case GPUPRIO_WHO_PROCESS:
@@ -444,7 +455,8 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 		pgrp = who ? find_vpid(who) : task_pgrp(current);
 		read_lock(&tasklist_lock);
 		do_each_pid_thread(pgrp, PIDTYPE_PGID, p) {
-			gpuprio_best_keep(&best, gpuprio_get_effective(p));
+			gpuprio_best_keep(&best,
+					  gpuprio_get_effective(p, follow));
 		} while_each_pid_thread(pgrp, PIDTYPE_PGID, p);
 		read_unlock(&tasklist_lock);
 		break;
@@ -456,9 +468,10 @@ SYSCALL_DEFINE3(gpuprio_get, int, which, int, who, unsigned int, flags)
 		if (!user)
 			break;
 		for_each_process_thread(g, p) {
-			if (uid_eq(task_uid(p), uid) && task_pid_vnr(p))
-				gpuprio_best_keep(&best,
-						  gpuprio_get_effective(p));
+			if (!uid_eq(task_uid(p), uid) || !task_pid_vnr(p))
+				continue;
+			gpuprio_best_keep(&best,
+					  gpuprio_get_effective(p, follow));
 		}
 		free_uid(user);
 		break;
