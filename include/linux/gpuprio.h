@@ -212,8 +212,8 @@ int gpuprio_set_task(struct task_struct *p, u16 prio);
 
 /*
  * kernel.gpuprio_follow_nice, read at every submission: a static key, so
- * that the submission path pays no call and no load for a sysctl that is
- * rarely written.
+ * that the submission path pays no call for a sysctl that is rarely
+ * written, and with jump labels not even a load.
  */
 DECLARE_STATIC_KEY_TRUE(gpuprio_follow_nice_key);
 
