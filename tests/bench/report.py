@@ -383,9 +383,9 @@ def main():
         for r in missed:
             print('bench: target missed: %s against %s: %s' % (
                 r.what, r.peer, r.verdict()))
-        print('bench: FAILED, %d target(s) missed%s; %s not updated' % (
+        print('bench: FAILED, %d target(s) missed%s%s' % (
             len(missed), ' (allowed: BENCH_ALLOW_MISSED)' if allow_missed
-            else '', doc or 'no document'))
+            else '', '; %s not updated' % doc if doc else ''))
         return 0 if allow_missed else 1
     if doc:
         update_doc(doc, md, mach, png)
