@@ -356,10 +356,7 @@ static int gpuprio_get_effective(struct task_struct *p, bool follow)
 {
 	int err = security_task_getgpuprio(p);
 
-	if (err)
-		return err;
-	return gpuprio_value(gpuprio_resolve_effective(task_gpuprio_stored(p),
-						       task_nice(p), follow));
+	return err ? err : gpuprio_value(task_gpuprio_follow(p, follow));
 }
 
 /* Raw value of @p (NONE kept), or a negative errno if the LSM hides it. */

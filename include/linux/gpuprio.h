@@ -268,6 +268,16 @@ static inline u16 task_gpuprio_raw(const struct task_struct *p)
 }
 
 /*
+ * task_gpuprio() with kernel.gpuprio_follow_nice read by the caller, as
+ * @follow: a walk over many tasks reads it once.
+ */
+static inline u16 task_gpuprio_follow(const struct task_struct *p, bool follow)
+{
+	return gpuprio_resolve_effective(task_gpuprio_stored(p), task_nice(p),
+					 follow);
+}
+
+/*
  * Effective value of @p, never NONE: NONE follows the CPU nice downward, or
  * is normal with kernel.gpuprio_follow_nice = 0 and without CONFIG_GPUPRIO.
  * It keeps GPUPRIO_NO_HIGH for gpuprio_band(); pass it through
@@ -275,8 +285,7 @@ static inline u16 task_gpuprio_raw(const struct task_struct *p)
  */
 static inline u16 task_gpuprio(const struct task_struct *p)
 {
-	return gpuprio_resolve_effective(task_gpuprio_stored(p), task_nice(p),
-				    gpuprio_cpu_nice_followed());
+	return task_gpuprio_follow(p, gpuprio_cpu_nice_followed());
 }
 
 /* The band drivers give the work of @p, see enum gpuprio_band. */
