@@ -292,7 +292,8 @@ def plot(results, rows):
     return png
 
 
-def machine(info, host):
+def machine(info, host, rows):
+    scale_boots = len({r['boot'] for r in rows if r['group'] == 'scale'})
     lines = [
         'host: %s CPU(s), %s' % (host.get('host_nproc', '?'),
                                  host.get('host_cpu', '?')),
@@ -306,9 +307,11 @@ def machine(info, host):
         'batches of >= %s clock steps and >= 50 calls, started on a clock '
         'edge; i915 selftest clock (local_clock) step %s ns' % (
             info.get('min_steps', '?'), info.get('i915_step_ns', '?')),
-        'rounds per boot %s, batches per round %s; boots per kernel %s; %s' % (
+        'rounds per boot %s, batches per round %s; boots per kernel %s; '
+        'scale rounds pooled from %d boot%s; %s' % (
             info.get('rounds', '?'), info.get('batches', '?'),
-            host.get('boots', '?'), host.get('date', '')),
+            host.get('boots', '?'), scale_boots,
+            '' if scale_boots == 1 else 's', host.get('date', '')),
     ]
     if info.get('missing'):
         lines.append('not measured (missing in the kernel): ' +
@@ -361,7 +364,7 @@ def main():
         w.writerow(HEAD)
         w.writerows(table)
     png = plot(results, rows)
-    mach = machine(info, host)
+    mach = machine(info, host, rows)
     md = markdown(HEAD, table)
     with open(os.path.join(results, 'table.md'), 'w') as fp:
         fp.write(md)
