@@ -17,6 +17,24 @@ set -u
 on=$1 off=$2 initrd=$3 tree=$4 results=$5 boots=${6:-3}
 here=$(dirname "$0")
 
+# The compared system calls must each start a guest page (BENCH_ALIGN in
+# mk/bench.mk): under TCG a loop that straddles a page costs more per turn.
+calls="gpuprio_get gpuprio_set getpriority setpriority ioprio_get ioprio_set"
+for call in $calls; do
+	addr=$(sed -n "s/^\([0-9a-f]*\) T __x64_sys_$call\$/\1/p" \
+		"$tree/System.map")
+	case $addr in
+	"")
+		echo "run-bench: __x64_sys_$call is not in $tree/System.map" >&2
+		exit 1 ;;
+	*000) ;;
+	*)
+		echo "run-bench: __x64_sys_$call at $addr does not start a page;" \
+			"was the kernel built by make bench (BENCH_ALIGN)?" >&2
+		exit 1 ;;
+	esac
+done
+
 # gpuprio_perf is a measurement that only runs when st_filter names it.
 i915=$(I915_MOCK_SELFTESTS="sanitycheck gpuprio_perf" \
 	"$here/../i915-mock-params.sh" "$tree") || exit 1
