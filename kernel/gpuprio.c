@@ -41,46 +41,6 @@
 #include <linux/sysctl.h>
 #include <linux/uidgid.h>
 
-/* Class-specific validation only: no capability is checked here. */
-static bool gpuprio_value_valid(int prio)
-{
-	unsigned int data;
-
-	if (prio & ~(GPUPRIO_CLASS_MASK << GPUPRIO_CLASS_SHIFT |
-		     GPUPRIO_PRIO_MASK))
-		return false;
-
-	data = GPUPRIO_PRIO_DATA(prio);
-	switch (GPUPRIO_PRIO_CLASS(prio)) {
-	case GPUPRIO_CLASS_NONE:
-	case GPUPRIO_CLASS_IDLE:
-		return data == 0;
-	case GPUPRIO_CLASS_RT:
-		return data < GPUPRIO_RT_LEVELS;
-	case GPUPRIO_CLASS_BE:
-		return data < GPUPRIO_BE_LEVELS;
-	default:
-		return false;
-	}
-}
-
-/**
- * gpuprio_check_value - check a GPU priority before applying it to any task
- * @prio: the encoded value
- *
- * Return: 0, -EINVAL for a malformed value, or -EPERM for realtime without
- * CAP_SYS_NICE.
- */
-int gpuprio_check_value(int prio)
-{
-	if (!gpuprio_value_valid(prio))
-		return -EINVAL;
-	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT &&
-	    !capable(CAP_SYS_NICE))
-		return -EPERM;
-	return 0;
-}
-
 /* As setpriority(2): the caller owns @p or has CAP_SYS_NICE over it. */
 static bool gpuprio_may_change(struct task_struct *p)
 {

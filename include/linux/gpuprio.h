@@ -4,6 +4,7 @@
 
 #include <linux/bits.h>
 #include <linux/bug.h>
+#include <linux/capability.h>
 #include <linux/jump_label.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -204,7 +205,49 @@ static inline void gpuprio_fork(struct task_struct *p, bool reset_on_fork)
 		gpuprio_reset_on_fork(p);
 }
 
-int gpuprio_check_value(int prio);
+/* Class-specific validation only: no capability is checked here. */
+static inline bool gpuprio_value_valid(int prio)
+{
+	unsigned int data;
+
+	if (prio & ~(GPUPRIO_CLASS_MASK << GPUPRIO_CLASS_SHIFT |
+		     GPUPRIO_PRIO_MASK))
+		return false;
+
+	data = GPUPRIO_PRIO_DATA(prio);
+	switch (GPUPRIO_PRIO_CLASS(prio)) {
+	case GPUPRIO_CLASS_NONE:
+	case GPUPRIO_CLASS_IDLE:
+		return data == 0;
+	case GPUPRIO_CLASS_RT:
+		return data < GPUPRIO_RT_LEVELS;
+	case GPUPRIO_CLASS_BE:
+		return data < GPUPRIO_BE_LEVELS;
+	default:
+		return false;
+	}
+}
+
+/**
+ * gpuprio_check_value - check a GPU priority before applying it to any task
+ * @prio: the encoded value
+ *
+ * Inline, as ioprio_valid() is: every gpuprio_set() and every write of
+ * /proc/<pid>/gpu_nice starts with it.
+ *
+ * Return: 0, -EINVAL for a malformed value, or -EPERM for realtime without
+ * CAP_SYS_NICE.
+ */
+static inline int gpuprio_check_value(int prio)
+{
+	if (!gpuprio_value_valid(prio))
+		return -EINVAL;
+	if (GPUPRIO_PRIO_CLASS(prio) == GPUPRIO_CLASS_RT &&
+	    !capable(CAP_SYS_NICE))
+		return -EPERM;
+	return 0;
+}
+
 int gpuprio_may_set(struct task_struct *p, u16 prio);
 u16 gpuprio_mark(u16 prio);
 int gpuprio_set_task_locked(struct task_struct *p, u16 prio);
