@@ -550,10 +550,11 @@ static void drm_sched_nice_submit_wait(struct kunit *test)
 	KUNIT_ASSERT_GT(test, turns, warm);
 
 	/* The busy entity's GPU time between the client's, per client's. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (job[i]->hw_fence.seqno > first &&
 		    job[i]->hw_fence.seqno < last)
 			busy_ns += nice_job_gpu_ns(job[i]);
+	}
 	for (i = warm; i < turns; i++)
 		own_ns += nice_job_gpu_ns(own[i]);
 	KUNIT_ASSERT_GT(test, own_ns, 0);
